@@ -1,0 +1,81 @@
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"strings"
+
+	"libebsp/runtime"
+)
+
+// coreOf returns the engine state of a core thread, or nil when the run is
+// stopping (calls then do nothing until the core leaves its kernel).
+func coreOf(pid C.int) *runtime.Core {
+	if machine == nil || machine.Aborted() {
+		return nil
+	}
+	return machine.Core(int(pid))
+}
+
+// fail reports a misuse on a core and stops the run as bsp_abort does.
+func fail(err *runtime.Error) {
+	coreLine(err.Pid, err.Error())
+	machine.RecordAbort(err.Pid, "BSP ERROR", err.Error())
+	C.sched_stop()
+}
+
+//export goCoreBegin
+func goCoreBegin(pid C.int) C.int {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	if err := c.Begin(); err != nil {
+		fail(err)
+		return 0
+	}
+	return 1
+}
+
+//export goCoreEnd
+func goCoreEnd(pid C.int) C.int {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	wait, err := c.End()
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	return boolInt(wait)
+}
+
+//export goSyncStep
+func goSyncStep(pid C.int, step C.int) C.int {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	return C.int(c.SyncStep(int(step)))
+}
+
+//export goCoreAbort
+func goCoreAbort(pid C.int, msg *C.char) {
+	text := "bsp_abort"
+	if msg != nil {
+		text = C.GoString(msg)
+	}
+	machine.RecordAbort(int(pid), "bsp_abort", text)
+}
+
+//export goReportStall
+func goReportStall(kind C.int) {
+	_ = kind
+	lines := machine.StallReport(func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
+	say("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
+	machine.RecordAbort(-1, "deadlock", lines[0])
+}

@@ -1,0 +1,36 @@
+/*
+ * bsp_begin, bsp_end and bsp_nprocs exist in both host_bsp.h and e_bsp.h
+ * with different signatures. One exported symbol serves both: the caller is
+ * an emulated core when its thread carries a core identity. This file
+ * includes neither header, since they cannot both be in scope.
+ */
+#include "shim.h"
+
+int bsp_begin(int nprocs)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self)
+        return goHostBegin(nprocs);
+    self->begin_ns = self->last_raw_ns = ebsp_now_ns();
+    goCoreBegin(self->pid);
+    sched_leave_if_stopped();
+    return 1;
+}
+
+int bsp_end(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self)
+        return goHostEnd();
+    if (goCoreEnd(self->pid))
+        sched_barrier(WHERE_END);
+    sched_leave_if_stopped();
+    return 1;
+}
+
+int bsp_nprocs(void)
+{
+    if (ebsp_self)
+        return ebsp_active_nprocs;
+    return goHostNprocs();
+}

@@ -1,0 +1,211 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"unsafe"
+
+	"libebsp/emesh"
+	"libebsp/runtime"
+)
+
+// session is what bsp_begin loaded: the C core table and one kernel
+// instance per core (none for a registered kernel).
+type session struct {
+	cores     *C.struct_ebsp_core
+	instances []unsafe.Pointer
+}
+
+var (
+	machineOnce sync.Once
+	machine     *runtime.Machine
+	machineErr  error
+	current     session
+)
+
+// theMachine creates the machine on first use, from EBSP_MESH.
+func theMachine() (*runtime.Machine, error) {
+	machineOnce.Do(func() {
+		mesh, err := emesh.MeshFromEnv()
+		if err != nil {
+			machineErr = fmt.Errorf("%s: %v", emesh.MeshEnv, err)
+			return
+		}
+		machine = runtime.NewMachine(mesh)
+	})
+	return machine, machineErr
+}
+
+func hostMachine(call string) *runtime.Machine {
+	m, err := theMachine()
+	if err != nil {
+		complain(call + ": " + err.Error())
+		return nil
+	}
+	return m
+}
+
+func boolInt(ok bool) C.int {
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+//export bsp_init
+func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
+	_, _ = argc, argv // EBSP ignores them too
+	m := hostMachine("bsp_init")
+	if m == nil {
+		return 0
+	}
+	if name == nil {
+		complain("bsp_init: kernel name is NULL")
+		return 0
+	}
+	exeDir := ""
+	if exe, err := os.Executable(); err == nil {
+		exeDir = filepath.Dir(exe)
+	}
+	cwd, _ := os.Getwd()
+	dirs := runtime.KernelSearchDirs(exeDir, cwd, os.Getenv(runtime.KernelPathEnv))
+	if _, err := m.Init(C.GoString(name), dirs); err != nil {
+		complain(err.Error())
+		return 0
+	}
+	return 1
+}
+
+//export ebsp_register_kernel
+func ebsp_register_kernel(name *C.char, kernel unsafe.Pointer) C.int {
+	m := hostMachine("ebsp_register_kernel")
+	if m == nil || name == nil {
+		return 0
+	}
+	if err := m.RegisterKernel(C.GoString(name), uintptr(kernel)); err != nil {
+		complain(err.Error())
+		return 0
+	}
+	return 1
+}
+
+//export goHostNprocs
+func goHostNprocs() C.int {
+	m := hostMachine("bsp_nprocs")
+	if m == nil {
+		return 0
+	}
+	return C.int(m.Mesh().Cores())
+}
+
+//export goHostBegin
+func goHostBegin(nprocs C.int) C.int {
+	m := hostMachine("bsp_begin")
+	if m == nil {
+		return 0
+	}
+	kernel, err := m.Begin(int(nprocs))
+	if err != nil {
+		complain(err.Error())
+		return 0
+	}
+	s, err := loadCores(kernel, int(nprocs))
+	if err != nil {
+		_ = m.End()
+		complain("bsp_begin: " + err.Error())
+		return 0
+	}
+	current = s
+	C.ebsp_active_nprocs = nprocs
+	return 1
+}
+
+// loadCores builds the C core table: a private kernel instance per core,
+// or the registered function for all.
+func loadCores(kernel runtime.Kernel, n int) (session, error) {
+	s := session{cores: C.sched_cores_alloc(C.int(n))}
+	if s.cores == nil {
+		return session{}, fmt.Errorf("out of memory for %d cores", n)
+	}
+	cores := unsafe.Slice(s.cores, n)
+	if kernel.Registered() {
+		for i := range cores {
+			cores[i].entry = C.ebsp_kernel_fn(unsafe.Pointer(kernel.Func))
+		}
+		return s, nil
+	}
+	C.loader_make_global()
+	path := C.CString(kernel.Path)
+	defer C.free(unsafe.Pointer(path))
+	var errbuf [1024]C.char
+	for i := range cores {
+		h := C.loader_open_instance(path, &errbuf[0], C.size_t(len(errbuf)))
+		if h == nil {
+			s.unload()
+			return session{}, fmt.Errorf("loading %s for core %d: %s", kernel.Path, i, C.GoString(&errbuf[0]))
+		}
+		s.instances = append(s.instances, h)
+		cores[i].entry = C.loader_entry(h)
+		cores[i].can_unwind = 1
+	}
+	return s, nil
+}
+
+func (s *session) unload() {
+	for _, h := range s.instances {
+		C.loader_close_instance(h)
+	}
+	if s.cores != nil {
+		C.sched_cores_free(s.cores)
+	}
+	*s = session{}
+}
+
+//export goHostEnd
+func goHostEnd() C.int {
+	m := hostMachine("bsp_end")
+	if m == nil {
+		return 0
+	}
+	if err := m.End(); err != nil {
+		complain(err.Error())
+		return 0
+	}
+	current.unload()
+	C.ebsp_active_nprocs = 0
+	return 1
+}
+
+//export goSpmdStart
+func goSpmdStart() *C.struct_ebsp_core {
+	m := hostMachine("ebsp_spmd")
+	if m == nil {
+		return nil
+	}
+	if err := m.StartRun(); err != nil {
+		complain(err.Error())
+		return nil
+	}
+	return current.cores
+}
+
+//export goSpmdDone
+func goSpmdDone(ok C.int) {
+	abort := machine.FinishRun()
+	if abort == nil {
+		return
+	}
+	where := ""
+	if abort.Pid >= 0 {
+		where = fmt.Sprintf(" on core %02d in superstep %d", abort.Pid, abort.Superstep)
+	}
+	say(fmt.Sprintf("ebsp: run stopped: %s%s\n", abort.Reason, where))
+}

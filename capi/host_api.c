@@ -1,0 +1,36 @@
+/*
+ * Host-side calls that run the cores: ebsp_spmd blocks in C (never inside a
+ * Go call, so core threads entering Go are not starved of Go's Ps) while
+ * the host thread serves ebsp_host_sync callbacks.
+ */
+#include "shim.h"
+
+#include <host_bsp.h>
+
+void ebsp_set_sync_callback(void (*cb)(void))
+{
+    ebsp_sync_cb = cb;
+}
+
+void ebsp_set_end_callback(void (*cb)(void))
+{
+    ebsp_end_cb = cb;
+}
+
+int ebsp_spmd(void)
+{
+    if (ebsp_self) {
+        out_core_line(ebsp_self->pid, "BSP ERROR: ebsp_spmd: called on a core; it is a host call");
+        return 0;
+    }
+    out_flush();
+    struct ebsp_core *cores = goSpmdStart();
+    if (!cores)
+        return 0;
+    int ok = sched_run(cores, ebsp_active_nprocs);
+    goSpmdDone(ok);
+    if (ebsp_end_cb)
+        ebsp_end_cb();
+    out_flush();
+    return ok;
+}

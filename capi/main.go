@@ -1,0 +1,40 @@
+// Command capi is the C ABI of libebsp: built with -buildmode=c-shared it
+// exports every function of EBSP's host_bsp.h and e_bsp.h. The Go files
+// here are glue between C and the engine in runtime/; the C files are the
+// shim (varargs, thread identity, kernel loading, scheduler, output).
+package main
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include -std=gnu99 -O2 -Wall -Wextra -Wno-unused-parameter
+#cgo LDFLAGS: -ldl -lpthread
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+func main() {}
+
+// say prints text on the C stdout, in order with the program's own printf.
+func say(text string) {
+	cs := C.CString(text)
+	C.out_stdout(cs)
+	C.free(unsafe.Pointer(cs))
+}
+
+// complain prints a host-side error on stderr (after flushing stdout).
+func complain(text string) {
+	cs := C.CString("ebsp: ERROR: " + text + "\n")
+	C.out_stderr(cs)
+	C.free(unsafe.Pointer(cs))
+}
+
+// coreLine prints "$PP: text" like ebsp_message.
+func coreLine(pid int, text string) {
+	cs := C.CString(text)
+	C.out_core_line(C.int(pid), cs)
+	C.free(unsafe.Pointer(cs))
+}

@@ -1,0 +1,251 @@
+/*
+ * The thread scheduler: one OS thread per emulated core, a futex barrier
+ * that spins briefly with sched_yield and then sleeps (never busy-spins, as
+ * cores usually outnumber CPUs), host sync, and stopping a run.
+ * A coroutine scheduler can replace this file behind shim.h.
+ */
+#define _GNU_SOURCE
+#include "shim.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+__thread struct ebsp_core *ebsp_self;
+int ebsp_active_nprocs;
+void (*ebsp_sync_cb)(void);
+void (*ebsp_end_cb)(void);
+
+enum { SPIN_YIELDS = 20 };
+
+static struct {
+    struct ebsp_core *cores;
+    int n;
+    _Atomic int arrived;        /* cores inside the current barrier */
+    _Atomic unsigned gen;       /* barrier generation: futex word of waiting cores */
+    _Atomic int finished;       /* cores that returned from their kernel */
+    _Atomic int stopped;        /* abort, deadlock or divergence */
+    _Atomic unsigned host_event;/* futex word of the host thread */
+    _Atomic int host_sync_pending;
+} run;
+
+uint64_t ebsp_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_wait(_Atomic unsigned *word, unsigned expected)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake_all(_Atomic unsigned *word)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static void wake_host(void)
+{
+    atomic_fetch_add(&run.host_event, 1);
+    futex_wake_all(&run.host_event);
+}
+
+int sched_stopped(void)
+{
+    return atomic_load(&run.stopped);
+}
+
+void sched_stop(void)
+{
+    if (atomic_exchange(&run.stopped, 1))
+        return;
+    atomic_fetch_add(&run.gen, 1);
+    futex_wake_all(&run.gen);
+    wake_host();
+}
+
+void sched_leave_if_stopped(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self && self->can_unwind && atomic_load(&run.stopped))
+        longjmp(self->exit_jmp, 1);
+}
+
+int sched_where(int pid)
+{
+    if (pid < 0 || pid >= run.n || !run.cores)
+        return WHERE_IDLE;
+    return run.cores[pid].where;
+}
+
+/* All cores in a barrier must have entered it through the same call. */
+static int kinds_agree(void)
+{
+    int kind = run.cores[0].where;
+    for (int i = 1; i < run.n; i++)
+        if (run.cores[i].where != kind)
+            return 0;
+    return 1;
+}
+
+static void stall(int kind)
+{
+    goReportStall(kind);
+    sched_stop();
+}
+
+/* Arrives at the barrier; returns 1 for the last arriver (which has not yet
+ * released the others), 0 for the others (already released), -1 if stopped. */
+static int arrive(enum ebsp_where kind, int release_now)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (atomic_load(&run.stopped))
+        return -1;
+    self->where = kind;
+    unsigned gen = atomic_load(&run.gen);
+    if (atomic_fetch_add(&run.arrived, 1) + 1 == run.n) {
+        if (!kinds_agree()) {
+            stall(-1);
+            return -1;
+        }
+        atomic_store(&run.arrived, 0);
+        if (release_now) {
+            atomic_fetch_add(&run.gen, 1);
+            futex_wake_all(&run.gen);
+        }
+        return 1;
+    }
+    if (atomic_load(&run.finished) > 0) {
+        stall(kind);
+        return -1;
+    }
+    for (int i = 0; atomic_load(&run.gen) == gen; i++) {
+        if (i < SPIN_YIELDS)
+            sched_yield();
+        else
+            futex_wait(&run.gen, gen);
+    }
+    return atomic_load(&run.stopped) ? -1 : 0;
+}
+
+int sched_barrier(enum ebsp_where kind)
+{
+    int r = arrive(kind, 1);
+    ebsp_self->where = WHERE_RUNNING;
+    return r < 0 ? -1 : 0;
+}
+
+int sched_host_sync(void)
+{
+    unsigned gen = atomic_load(&run.gen);
+    int r = arrive(WHERE_HOST_SYNC, ebsp_sync_cb == NULL);
+    if (r == 1 && ebsp_sync_cb) {
+        /* the host runs the callback, then advances the generation */
+        atomic_store(&run.host_sync_pending, 1);
+        wake_host();
+        while (atomic_load(&run.gen) == gen)
+            futex_wait(&run.gen, gen);
+        r = atomic_load(&run.stopped) ? -1 : 0;
+    }
+    ebsp_self->where = WHERE_RUNNING;
+    return r < 0 ? -1 : 0;
+}
+
+static void core_finished(struct ebsp_core *self)
+{
+    self->where = WHERE_FINISHED;
+    atomic_fetch_add(&run.finished, 1);
+    if (atomic_load(&run.arrived) > 0 && !atomic_load(&run.stopped))
+        stall(WHERE_FINISHED);
+    wake_host();
+}
+
+static void *core_main(void *arg)
+{
+    struct ebsp_core *self = arg;
+    ebsp_self = self;
+    self->where = WHERE_RUNNING;
+    if (self->can_unwind) {
+        if (setjmp(self->exit_jmp) == 0)
+            self->entry();
+    } else {
+        self->entry();
+    }
+    core_finished(self);
+    ebsp_self = NULL;
+    return NULL;
+}
+
+struct ebsp_core *sched_cores_alloc(int n)
+{
+    struct ebsp_core *cores = calloc((size_t)n, sizeof *cores);
+    if (cores)
+        for (int i = 0; i < n; i++)
+            cores[i].pid = i;
+    return cores;
+}
+
+void sched_cores_free(struct ebsp_core *cores)
+{
+    free(cores);
+}
+
+static size_t stack_size(void)
+{
+    const char *kb = getenv("EBSP_STACK_KB");
+    long v = kb ? strtol(kb, NULL, 10) : 0;
+    return v > 64 ? (size_t)v * 1024 : (size_t)2 << 20;
+}
+
+static void host_loop(void)
+{
+    for (;;) {
+        unsigned ev = atomic_load(&run.host_event);
+        if (atomic_load(&run.finished) == run.n)
+            return;
+        if (atomic_exchange(&run.host_sync_pending, 0)) {
+            if (!atomic_load(&run.stopped))
+                ebsp_sync_cb();
+            atomic_fetch_add(&run.gen, 1);
+            futex_wake_all(&run.gen);
+            continue;
+        }
+        futex_wait(&run.host_event, ev);
+    }
+}
+
+int sched_run(struct ebsp_core *cores, int n)
+{
+    memset(&run, 0, sizeof run);
+    run.cores = cores;
+    run.n = n;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, stack_size());
+    int started = 0;
+    for (; started < n; started++) {
+        if (pthread_create(&cores[started].thread, &attr, core_main, &cores[started]) != 0)
+            break;
+    }
+    pthread_attr_destroy(&attr);
+    if (started < n) {
+        out_stderr("ebsp: ERROR: could not start a thread per core; lower the core count or EBSP_STACK_KB\n");
+        sched_stop();
+        atomic_fetch_add(&run.finished, n - started);
+    }
+    host_loop();
+    for (int i = 0; i < started; i++)
+        pthread_join(cores[i].thread, NULL);
+    int ok = !atomic_load(&run.stopped);
+    run.cores = NULL;
+    return ok;
+}

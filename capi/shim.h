@@ -1,0 +1,103 @@
+/*
+ * Internal interface of the C shim of libebsp: thread identity, the
+ * scheduler (core threads, barriers, host sync, abort), kernel loading and
+ * output. No BSP semantics live here; the Go engine (runtime/) decides what
+ * a superstep does and the shim only runs cores and blocks them.
+ */
+#ifndef EBSP_SHIM_H
+#define EBSP_SHIM_H
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <pthread.h>
+
+typedef int (*ebsp_kernel_fn)(void);
+
+/* What a core is doing, for deadlock and divergence reports. */
+enum ebsp_where {
+    WHERE_IDLE = 0,
+    WHERE_RUNNING,
+    WHERE_SYNC,       /* waiting in bsp_sync */
+    WHERE_BARRIER,    /* waiting in ebsp_barrier */
+    WHERE_HOST_SYNC,  /* waiting in ebsp_host_sync */
+    WHERE_END,        /* waiting in bsp_end */
+    WHERE_FINISHED    /* returned from its kernel */
+};
+
+/* One emulated core. C-allocated: Go never owns it. */
+struct ebsp_core {
+    int pid;
+    ebsp_kernel_fn entry;
+    int can_unwind;          /* entry is C code compiled from a kernel file: abort may longjmp */
+    jmp_buf exit_jmp;
+    volatile int where;      /* enum ebsp_where */
+    uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */
+    uint64_t last_raw_ns;    /* previous ebsp_raw_time */
+    pthread_t thread;
+};
+
+/* The calling thread's core, or NULL on the host and foreign threads. */
+extern __thread struct ebsp_core *ebsp_self;
+
+/* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
+extern int ebsp_active_nprocs;
+
+/* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
+extern void (*ebsp_sync_cb)(void);
+extern void (*ebsp_end_cb)(void);
+
+/* ---- scheduler (sched_threads.c) ---- */
+
+/* Prepares n cores (entries filled in by the caller). Returns NULL on OOM. */
+struct ebsp_core *sched_cores_alloc(int n);
+void sched_cores_free(struct ebsp_core *cores);
+/* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
+int sched_run(struct ebsp_core *cores, int n);
+/* Blocks until every core arrived with the same kind; returns 0, or -1 if the
+ * run is being stopped (abort, deadlock). */
+int sched_barrier(enum ebsp_where kind);
+/* Like sched_barrier, and the host's sync callback runs once all arrived. */
+int sched_host_sync(void);
+/* Stops the run: every waiting core is released with -1. */
+void sched_stop(void);
+int sched_stopped(void);
+/* Leaves the kernel of the calling core when the run was stopped: longjmp
+ * for kernel files, a plain return for registered kernels (whose frames may
+ * belong to another language runtime and must not be skipped). */
+void sched_leave_if_stopped(void);
+/* What core pid is doing (enum ebsp_where), for reports. */
+int sched_where(int pid);
+uint64_t ebsp_now_ns(void);
+
+/* ---- kernels (loader.c) ---- */
+
+/* Promotes libebsp to RTLD_GLOBAL so kernels resolve bsp_* even when the
+ * host loaded us with RTLD_LOCAL (Python ctypes). Idempotent. */
+void loader_make_global(void);
+/* Loads one private instance of the shared object at path; on failure
+ * returns NULL and writes a message to err. */
+void *loader_open_instance(const char *path, char *err, size_t errlen);
+ebsp_kernel_fn loader_entry(void *instance);
+void loader_close_instance(void *instance);
+
+/* ---- output (output.c) ---- */
+
+/* Prints "$PP: text" through C stdio; pid < 0 prints as the host. */
+void out_core_line(int pid, const char *text);
+void out_stderr(const char *text);
+void out_stdout(const char *text);
+void out_flush(void);
+
+/* ---- Go engine entry points called by the shim (exported from Go) ---- */
+extern int goCoreBegin(int pid);
+extern int goCoreEnd(int pid);
+extern int goSyncStep(int pid, int step);
+extern void goCoreAbort(int pid, char *msg);
+extern void goReportStall(int kind);
+extern int goHostBegin(int nprocs);
+extern int goHostEnd(void);
+extern int goHostNprocs(void);
+extern struct ebsp_core *goSpmdStart(void);
+extern void goSpmdDone(int ok);
+
+#endif

@@ -1,0 +1,167 @@
+// Package ctests runs the C test programs: each directory holds one host
+// program (host_*.c) and its kernels (e_*.c), built with gcc against the
+// built library (make lib), run, and compared with the expectations.
+//
+// Files of a test directory:
+//
+//	host_*.c          the host program (exactly one)
+//	e_*.c             kernels, each built as e_*.elf beside the host binary
+//	expected          expected stdout, compared after canonicalisation
+//	expected_stderr   optional: expected stderr (exact, after trimming)
+//	env               optional: KEY=VALUE lines added to the environment
+//	exit              optional: expected exit status (default 0)
+//	ordered           optional: compare stdout exactly, without canonicalising
+//
+// Canonicalisation: within every run of consecutive "$PP: " lines, the lines
+// are sorted by pid, keeping each core's own order. Host lines stay where
+// they are. "{DIR}" in expectations stands for the build directory.
+package ctests
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var coreLine = regexp.MustCompile(`^\$(\d+): `)
+
+// Canonical sorts each block of consecutive core lines by pid, stably.
+func Canonical(out string) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && coreLine.MatchString(lines[j]) {
+			j++
+		}
+		block := lines[i:j]
+		sort.SliceStable(block, func(a, b int) bool { return pidOf(block[a]) < pidOf(block[b]) })
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func pidOf(line string) int {
+	m := coreLine.FindStringSubmatch(line)
+	v, _ := strconv.Atoi(m[1])
+	return v
+}
+
+func repoRoot(t *testing.T) string {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "lib", "libebsp.so")); err != nil {
+		t.Fatalf("lib/libebsp.so not built: run `make lib` first (%v)", err)
+	}
+	return root
+}
+
+func TestCPrograms(t *testing.T) {
+	root := repoRoot(t)
+	dirs, err := filepath.Glob(filepath.Join(root, "ctests", "*", "host_*.c"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no C tests found (%v)", err)
+	}
+	for _, host := range dirs {
+		dir := filepath.Dir(host)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
+			runCase(t, root, dir, host)
+		})
+	}
+}
+
+func gcc(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command("gcc", args...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gcc %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+func runCase(t *testing.T, root, dir, host string) {
+	build := t.TempDir()
+	inc := "-I" + filepath.Join(root, "include")
+	cflags := []string{"-std=gnu99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", inc}
+	kernels, _ := filepath.Glob(filepath.Join(dir, "e_*.c"))
+	for _, k := range kernels {
+		out := filepath.Join(build, strings.TrimSuffix(filepath.Base(k), ".c")+".elf")
+		gcc(t, append(cflags, "-shared", "-fPIC", k, "-o", out)...)
+	}
+	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
+	libdir := filepath.Join(root, "lib")
+	gcc(t, append(cflags, host, "-o", bin, "-L"+libdir, "-Wl,-rpath,"+libdir, "-lebsp", "-lm")...)
+
+	cmd := exec.Command(bin)
+	cmd.Dir = build
+	cmd.Env = append(os.Environ(), readEnv(t, dir)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		code = exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %s: %v", bin, err)
+	}
+	wantCode := 0
+	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
+		wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	expand := func(s string) string { return strings.ReplaceAll(s, "{DIR}", build) }
+	if code != wantCode {
+		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout.String(), stderr.String())
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "expected"))
+	if err != nil {
+		t.Fatalf("missing expected: %v\nstdout was:\n%s", err, stdout.String())
+	}
+	got, exp := stdout.String(), expand(string(want))
+	if _, err := os.Stat(filepath.Join(dir, "ordered")); err != nil {
+		got, exp = Canonical(got), Canonical(exp)
+	}
+	if got != exp {
+		t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, exp, stderr.String())
+	}
+	if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
+		if g, w := strings.TrimSpace(stderr.String()), strings.TrimSpace(expand(string(want))); g != w {
+			t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+		}
+	} else if stderr.Len() > 0 {
+		t.Errorf("unexpected stderr:\n%s", stderr.String())
+	}
+}
+
+func readEnv(t *testing.T, dir string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, "env"))
+	if err != nil {
+		return nil
+	}
+	var env []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			env = append(env, line)
+		}
+	}
+	return env
+}
+
+func TestCanonical(t *testing.T) {
+	in := "host a\n$02: x\n$00: y\n$02: z\nhost b\n$01: q\n$00: r\n"
+	want := "host a\n$00: y\n$02: x\n$02: z\nhost b\n$00: r\n$01: q\n"
+	if got := Canonical(in); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

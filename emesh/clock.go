@@ -1,0 +1,7 @@
+package emesh
+
+// ClockHz is the Epiphany core clock: ebsp_raw_time counts these cycles.
+const ClockHz = 600_000_000
+
+// NanosToCycles converts host time to emulated core cycles.
+func NanosToCycles(ns int64) uint64 { return uint64(ns) * (ClockHz / 1_000_000) / 1000 }

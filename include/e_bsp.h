@@ -1,0 +1,713 @@
+/*
+ * e_bsp.h -- kernel side of libebsp, an emulator of the Epiphany BSP (EBSP)
+ * platform for ordinary Linux machines.
+ *
+ * A kernel (e_*.c) is the program every core runs.  It has its own main,
+ * which calls bsp_begin() first and bsp_end() last, and in between works in
+ * supersteps separated by bsp_sync().  On the board it runs on Epiphany
+ * cores; with libebsp it is compiled by the host gcc as a shared object
+ *     gcc -std=c99 -shared -fPIC -o e_hello.elf e_hello.c
+ * and the host program (see host_bsp.h) starts it on every emulated core.
+ * Each core runs the kernel on a thread of its own with its own loaded
+ * instance, so globals and statics are private to the core, as on the
+ * board.  (Kernels registered with ebsp_register_kernel() are the exception:
+ * their globals are shared by all cores.)
+ *
+ * The emulated machine: 16 cores (a 4x4 mesh) unless EBSP_MESH=RxC selects
+ * another shape (at least up to 32x32); 32 KiB of local memory per core;
+ * 32 MiB of external memory shared by all cores; one DMA engine per core; a
+ * 600 MHz core clock.
+ *
+ * Differences from the board are stated with each call.  The main ones:
+ *   - kernel code, globals and stack live in host memory, not in the core's
+ *     32 KiB, so all of it is free for ebsp_malloc() and stream buffers;
+ *   - bsp_get() follows the BSPlib rule (all gets of a superstep are served
+ *     before any put of that superstep is applied);
+ *   - no fixed limit on the number of registered variables;
+ *   - DMA transfers really run in the background.
+ *
+ * Errors: misuse that the library detects cheaply (an unregistered or
+ * out-of-range put or get, tag size misuse, stream misuse, a core ending
+ * while others wait in a sync ...) is printed as
+ *     "$PP: BSP ERROR: <call>: <what> (superstep N)"
+ * with PP the core's pid.  Fatal misuse stops all cores as bsp_abort() does.
+ *
+ * Shared symbols: do not include host_bsp.h in the same translation unit.
+ *   bsp_begin, bsp_end, bsp_nprocs and ebsp_get_tagsize exist on both sides
+ *   (bsp_begin and bsp_end with different signatures here and in
+ *   host_bsp.h).  libebsp exports each of them once; the one symbol serves
+ *   both sides and decides at run time by whether the calling thread is an
+ *   emulated core.  Because the two declarations of bsp_begin and bsp_end
+ *   conflict, a single .c file must include either e_bsp.h or host_bsp.h,
+ *   never both.
+ */
+#ifndef EBSP_E_BSP_H
+#define EBSP_E_BSP_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "e_bsp_datatypes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* printf-style argument checking where the compiler supports it. */
+#ifndef EBSP_PRINTF_LIKE
+#ifdef __GNUC__
+#define EBSP_PRINTF_LIKE(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define EBSP_PRINTF_LIKE(fmt, first)
+#endif
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Starting, stopping and identity                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bsp_begin -- start BSP on this core.
+ *
+ * Must be the first BSP call of the kernel, and made only once per run.
+ * Starts the core's clock for bsp_time() and ebsp_host_time(); the messages
+ * the host sent with ebsp_send_down() are in the queue from here until the
+ * first bsp_sync().
+ *
+ * Shares its exported symbol with the host's int bsp_begin(int); see the
+ * note at the top of this file.
+ */
+void bsp_begin(void);
+
+/*
+ * bsp_end -- finish BSP on this core.
+ *
+ * No BSP call may follow.  Every core of the run must reach bsp_end() in the
+ * same superstep; a core that ends while others wait in bsp_sync() is
+ * reported as a BSP ERROR and the run is stopped.  Return from main right
+ * after it; the core's run is over when main returns (the host may then
+ * start the kernel again with another ebsp_spmd()).
+ *
+ * Shares its exported symbol with the host's int bsp_end(void); see the note
+ * at the top of this file.
+ */
+void bsp_end(void);
+
+/*
+ * bsp_nprocs -- number of cores taking part in this run.
+ *
+ * Returns the nprocs the host passed to bsp_begin().  In the emulator this
+ * can be any number from 1 up to the size of the mesh; the board only uses
+ * multiples of 4.
+ */
+int bsp_nprocs(void);
+
+/*
+ * bsp_pid -- this core's processor id.
+ *
+ * Returns a number from 0 to bsp_nprocs() - 1, different on every core.
+ */
+int bsp_pid(void);
+
+/* ------------------------------------------------------------------------ */
+/* Time                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bsp_time -- seconds elapsed since this core called bsp_begin().
+ *
+ * Returns the elapsed time in seconds.
+ *
+ * Difference from the board: the board derives this from a 32-bit cycle
+ * counter, so it is only good for about 7 seconds, and it shares that
+ * counter with ebsp_raw_time(), so the two must not be mixed.  The emulator
+ * has neither restriction.
+ */
+float bsp_time(void);
+
+/*
+ * ebsp_host_time -- seconds elapsed since bsp_begin(), by the host's clock.
+ *
+ * Returns the elapsed time in seconds.  On the board this asks the host and
+ * is only accurate to milliseconds, but works for long intervals; in the
+ * emulator it reads the same clock as bsp_time() and is just as precise.
+ */
+float ebsp_host_time(void);
+
+/*
+ * ebsp_raw_time -- clock cycles since the previous call.
+ *
+ * Returns the number of cycles of the 600 MHz core clock that passed since
+ * this core last called ebsp_raw_time() (since bsp_begin() for the first
+ * call).  Divide by 600000000 to get seconds.  The count is 32 bits wide
+ * and wraps after about 7.16 seconds.  Cheaper than bsp_time().
+ */
+unsigned int ebsp_raw_time(void);
+
+/* ------------------------------------------------------------------------ */
+/* Synchronisation                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bsp_sync -- end the current superstep.
+ *
+ * Waits until every core of the run has called bsp_sync(), then completes
+ * the superstep's work: registrations and deregistrations take effect,
+ * buffered gets are served and then buffered puts are applied, messages
+ * sent with bsp_send() are delivered (the previous queue is discarded), and
+ * a new tag size set with bsp_set_tagsize() comes into force.  Returns when
+ * all of this is done on every core.
+ */
+void bsp_sync(void);
+
+/*
+ * ebsp_barrier -- wait for all cores without ending the superstep.
+ *
+ * Returns once every core of the run has called ebsp_barrier().
+ * Outstanding puts, gets, messages and registrations are left alone; this
+ * is the cheap way to order unbuffered (bsp_hpput/bsp_hpget) communication.
+ */
+void ebsp_barrier(void);
+
+/*
+ * ebsp_host_sync -- meet the host.
+ *
+ * Every core of the run must call it the same number of times.  When all
+ * cores are in ebsp_host_sync(), the host's callback (set with
+ * ebsp_set_sync_callback()) runs once; then all cores continue.  Without a
+ * callback it acts as a plain barrier.  It does not end the superstep.
+ */
+void ebsp_host_sync(void);
+
+/* ------------------------------------------------------------------------ */
+/* Registered variables (DRMA)                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bsp_push_reg -- make a variable available for remote access.
+ *
+ * variable  address of the local variable (or array).
+ * nbytes    its size in bytes on this core; it may differ between cores.
+ *
+ * Takes effect at the next bsp_sync(); every core must register in the same
+ * superstep.  Registrations are matched across cores by order: a core's
+ * k-th registration of a superstep belongs with the k-th registration of
+ * every other core, and from then on refers to each core's own variable.
+ * Registering an address that is already registered stacks a new
+ * registration on top of the old one.
+ *
+ * Differences from the board: EBSP ignores nbytes and allows only one
+ * registration per superstep, from a small fixed number of slots.  The
+ * emulator has no fixed limit on registrations (only memory), uses nbytes
+ * to check the range of puts and gets, and accepts several registrations
+ * per superstep (portable code keeps to one).
+ */
+void bsp_push_reg(const void *variable, const int nbytes);
+
+/*
+ * bsp_pop_reg -- withdraw a registration.
+ *
+ * variable  an address registered earlier with bsp_push_reg(); when it was
+ *           registered more than once, the newest registration goes.
+ *
+ * Takes effect at the next bsp_sync(); every core must pop the same
+ * registration in the same superstep.  The order of pops does not matter.
+ */
+void bsp_pop_reg(const void *variable);
+
+/*
+ * bsp_put -- buffered write into a registered variable of a core.
+ *
+ * pid     the target core (may be this core).
+ * src     nbytes bytes of local data; copied at the time of the call, so the
+ *         buffer may be reused at once.
+ * dst     the local address of a registered variable; the data goes to the
+ *         target core's copy of it.
+ * offset  byte offset within the target variable.
+ * nbytes  number of bytes to write.
+ *
+ * The write is carried out during the next bsp_sync(), after all gets of
+ * the superstep have been served.  Writing outside the range registered by
+ * the target (offset + nbytes beyond its nbytes), or to an unregistered
+ * address, is reported as a BSP ERROR.
+ */
+void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes);
+
+/*
+ * bsp_hpput -- unbuffered write into a registered variable of a core.
+ *
+ * Parameters as for bsp_put().  The data is written into the target's
+ * variable straight away, without a copy in between: the programmer must
+ * make sure the target is not using that memory meanwhile (e.g. with
+ * ebsp_barrier()).  The transfer is only guaranteed complete after the next
+ * bsp_sync() (in the emulator it is done when the call returns, but do not
+ * rely on that).
+ */
+void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes);
+
+/*
+ * bsp_get -- buffered read from a registered variable of a core.
+ *
+ * pid     the core to read from (may be this core).
+ * src     the local address of a registered variable; the data comes from
+ *         the source core's copy of it.
+ * offset  byte offset within the source variable.
+ * dst     local buffer receiving nbytes bytes.
+ * nbytes  number of bytes to read.
+ *
+ * Nothing happens until the next bsp_sync().  There, every get of the
+ * superstep reads its source before any put of that superstep is applied,
+ * so values can be swapped with gets.  Reading outside the source's
+ * registered range, or from an unregistered address, is a BSP ERROR.
+ *
+ * Difference from the board: EBSP on the Parallella does not keep the
+ * BSPlib order (gets and puts may interleave); the emulator does.
+ */
+void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes);
+
+/*
+ * bsp_hpget -- unbuffered read from a registered variable of a core.
+ *
+ * Parameters as for bsp_get().  The data is read straight away, so the
+ * source must already hold the wanted values and must not be changing (use
+ * ebsp_barrier() to order this).  Completion is only guaranteed after the
+ * next bsp_sync() (in the emulator it is done when the call returns).
+ */
+void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes);
+
+/*
+ * bsp_direct_get -- blocking read from a registered variable of a core
+ * (libebsp extension, after MulticoreBSP's bsp_direct_get).
+ *
+ * Parameters as for bsp_get().  The read is carried out at once: when the
+ * call returns, dst holds the data.  As with bsp_hpget(), the caller must
+ * make sure the source is not being changed at the same time.
+ */
+void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes);
+
+/*
+ * ebsp_get_direct_address -- address of another core's copy of a
+ * registered variable.
+ *
+ * pid       the core whose copy is wanted (may be this core).
+ * variable  the local address of a registered variable.
+ *
+ * Returns a pointer through which this core can read and write the other
+ * core's copy directly, or pass it to ebsp_dma_push(); NULL when variable
+ * is not registered or pid is out of range.  Accesses through it are
+ * unbuffered, with the same cautions as bsp_hpput()/bsp_hpget().
+ */
+void *ebsp_get_direct_address(int pid, const void *variable);
+
+/* ------------------------------------------------------------------------ */
+/* Messages (BSMP)                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bsp_set_tagsize -- change the tag size of messages.
+ *
+ * tag_bytes  points to the new tag size in bytes; on return it holds the
+ *            old one.
+ *
+ * The new size applies from the next superstep: messages sent in this
+ * superstep still use the old size.  All cores must set the same size in
+ * the same superstep.  The initial size is the one the host set with
+ * ebsp_set_tagsize() (0 if it set none).
+ */
+void bsp_set_tagsize(int *tag_bytes);
+
+/*
+ * ebsp_get_tagsize -- the tag size now in use.
+ *
+ * Returns the tag size in bytes of this superstep's messages, both those
+ * sent and those in the queue.  It stays valid until the next bsp_sync().
+ *
+ * Shares its exported symbol with the host's ebsp_get_tagsize(); see the
+ * note at the top of this file.
+ */
+int ebsp_get_tagsize(void);
+
+/*
+ * bsp_send -- send a message to a core.
+ *
+ * pid      the receiving core (may be this core).
+ * tag      points to ebsp_get_tagsize() bytes of tag.
+ * payload  points to nbytes bytes of data.
+ * nbytes   size of the payload in bytes; may differ from message to message.
+ *
+ * Tag and payload are copied before the call returns.  The message arrives
+ * in the receiver's queue at the next bsp_sync().
+ */
+void bsp_send(int pid, const void *tag, const void *payload, int nbytes);
+
+/*
+ * bsp_qsize -- size of this core's message queue.
+ *
+ * packets      receives the number of messages still in the queue.
+ * accum_bytes  receives the sum of their payload sizes in bytes.
+ */
+void bsp_qsize(int *packets, int *accum_bytes);
+
+/*
+ * bsp_get_tag -- look at the next message without removing it.
+ *
+ * status  receives the payload size in bytes of the next message, or -1
+ *         when the queue is empty.
+ * tag     receives the message's tag; must have room for
+ *         ebsp_get_tagsize() bytes.  Left unchanged when the queue is empty.
+ */
+void bsp_get_tag(int *status, void *tag);
+
+/*
+ * bsp_move -- take the next message off the queue, copying its payload.
+ *
+ * payload      receives the payload.
+ * buffer_size  room in payload in bytes; a longer payload is cut short to
+ *              this size (the rest is lost).
+ *
+ * The message is removed from the queue.  Does nothing when the queue is
+ * empty.
+ */
+void bsp_move(void *payload, int buffer_size);
+
+/*
+ * bsp_hpmove -- take the next message off the queue without copying it.
+ *
+ * tag_ptr_buf      receives a pointer to the message's tag.
+ * payload_ptr_buf  receives a pointer to the message's payload.
+ *
+ * Returns the payload size in bytes, or -1 when the queue is empty (the
+ * pointers are then left unchanged).  The message is removed from the
+ * queue; the pointed-to data stays valid until the next bsp_sync().  On the
+ * board this data may lie in slow external memory.
+ */
+int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf);
+
+/*
+ * ebsp_send_up -- send a message to the host.
+ *
+ * tag      points to ebsp_get_tagsize() bytes of tag.
+ * payload  points to nbytes bytes of data.
+ * nbytes   size of the payload in bytes.
+ *
+ * Tag and payload are copied.  The host reads these messages after
+ * ebsp_spmd() returns, with ebsp_qsize(), ebsp_get_tag(), ebsp_move() and
+ * ebsp_hpmove().  As in EBSP, use it only in the last superstep, after the
+ * final bsp_sync() and before bsp_end().
+ */
+void ebsp_send_up(const void *tag, const void *payload, int nbytes);
+
+/* ------------------------------------------------------------------------ */
+/* Output and aborting                                                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * ebsp_message -- print a line on the host's standard output.
+ *
+ * format, ...  as for printf.
+ *
+ * Prints "$PP: " (PP being this core's pid with at least two digits, e.g.
+ * "$07: "), the formatted text and a newline, as one line that does not mix
+ * with other cores' output.  The emulator prints through the C library's
+ * stdio, so lines interleave with the host's own printf output in order.
+ * Unlike on the board, floating-point conversions are safe to use.
+ */
+void ebsp_message(const char *format, ...) EBSP_PRINTF_LIKE(1, 2);
+
+/*
+ * bsp_abort -- stop the whole run with an error.
+ *
+ * format, ...  as for printf: the reason, printed like ebsp_message() does
+ *              ("$PP: text").
+ *
+ * Does not return.  All other cores are stopped too (each at its next BSP
+ * call, or when it is waiting in one), and the host's ebsp_spmd() returns 0.
+ */
+void bsp_abort(const char *format, ...) EBSP_PRINTF_LIKE(1, 2);
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * ebsp_malloc -- allocate from this core's local memory.
+ *
+ * nbytes  number of bytes wanted.
+ *
+ * Returns a pointer to the block, or NULL when it does not fit.  The block
+ * comes from the core's emulated local memory (32 KiB unless the emulator is
+ * configured otherwise), which stream buffers also use.  Free it with
+ * ebsp_free().
+ *
+ * Difference from the board: the kernel's code, globals and stack do not
+ * take room in the emulated local memory, so more of it is available.
+ */
+void *ebsp_malloc(unsigned int nbytes);
+
+/*
+ * ebsp_ext_malloc -- allocate from the external memory.
+ *
+ * nbytes  number of bytes wanted.
+ *
+ * Returns a pointer to the block, or NULL when it does not fit.  The block
+ * comes from the emulated 32 MiB external memory shared by all cores (and
+ * also used by streams).  Any core can access it; free it with ebsp_free().
+ */
+void *ebsp_ext_malloc(unsigned int nbytes);
+
+/*
+ * ebsp_free -- free a block from ebsp_malloc() or ebsp_ext_malloc().
+ *
+ * ptr  the block; must not be NULL and must not have been freed already.
+ */
+void ebsp_free(void *ptr);
+
+/*
+ * ebsp_memcpy -- copy memory.
+ *
+ * dst     where to copy to.
+ * src     where to copy from; must not overlap dst.
+ * nbytes  number of bytes to copy.
+ *
+ * Same effect as memcpy().  On the board it is the faster choice for
+ * Epiphany code; in the emulator the two are equivalent.
+ */
+void ebsp_memcpy(void *dst, const void *src, size_t nbytes);
+
+/*
+ * ebsp_dma_push -- queue a copy on this core's DMA engine.
+ *
+ * desc    handle describing the transfer, filled in by the call; it must
+ *         stay valid until ebsp_dma_wait(desc) has returned.
+ * dst     where to copy to.
+ * src     where to copy from.
+ * nbytes  number of bytes to copy.
+ *
+ * Returns at once; the copy is done in the background while the core goes
+ * on.  The transfers a core pushes are carried out one after another in the
+ * order pushed.  Neither buffer may be touched until the transfer has been
+ * waited for.  Addresses from ebsp_get_direct_address() let the DMA write to
+ * or read from other cores.
+ *
+ * Differences from the board: the emulator really runs the copies
+ * asynchronously (set EBSP_DMA_SYNC=1 in the environment to have each copy
+ * finished before ebsp_dma_push() returns, for debugging), and it has no
+ * restriction against copying from a core's local memory to the same core.
+ */
+void ebsp_dma_push(ebsp_dma_handle *desc, void *dst, const void *src, size_t nbytes);
+
+/*
+ * ebsp_dma_wait -- wait for a queued DMA copy to finish.
+ *
+ * desc  a handle filled in by ebsp_dma_push().
+ *
+ * Returns when that transfer is complete (at once if it already is, or if
+ * the handle describes no transfer).  Since a core's transfers complete in
+ * order, all transfers pushed before it are then complete too.
+ */
+void ebsp_dma_wait(ebsp_dma_handle *desc);
+
+/* ------------------------------------------------------------------------ */
+/* Streams                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bsp_stream_open -- open a stream made by the host.
+ *
+ * stream     storage for the handle, provided by the caller (a local
+ *            variable will do); filled in by the call.
+ * stream_id  the stream's number: streams are numbered by the host in the
+ *            order of bsp_stream_create(), from 0, the same on all cores.
+ *
+ * Returns nonzero on success, 0 on failure (no such stream, it is open on
+ * another core already, or no local memory for its buffer).  A stream can
+ * be open on only one core at a time.  Opening starts fetching the first
+ * token into a buffer in local memory.  Every successful open must be
+ * paired with one bsp_stream_close().
+ */
+int bsp_stream_open(ebsp_stream *stream, int stream_id);
+
+/*
+ * bsp_stream_close -- close a stream.
+ *
+ * stream  a handle opened with bsp_stream_open().
+ *
+ * Waits for the stream's transfers in flight, frees its local buffers and
+ * lets other cores open it.  The result of passing a handle that is not
+ * open is undefined (the emulator reports a BSP ERROR when it notices).
+ */
+void bsp_stream_close(ebsp_stream *stream);
+
+/*
+ * bsp_stream_move_down -- get the next token of a stream.
+ *
+ * stream   an open stream.
+ * buffer   receives the address of a local copy of the token.  The token
+ *          handed out by the previous call is overwritten.
+ * preload  nonzero: start fetching the following token in the background
+ *          now (double buffering, which costs a second token buffer);
+ *          zero: fetch each token only when asked for.
+ *
+ * Returns the token's size in bytes, or 0 when the stream is exhausted or
+ * on error.
+ */
+int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload);
+
+/*
+ * bsp_stream_move_up -- write a token to a stream.
+ *
+ * stream               an open stream.
+ * data                 the token to write (typically in local memory).
+ * data_size            its size in bytes.  On the board, sizes that are
+ *                      not a multiple of 8 are slow.
+ * wait_for_completion  nonzero: return only when the token is written;
+ *                      zero: return at once and keep data untouched until
+ *                      the next move or close on this stream.
+ *
+ * Waits for the previous token written to this stream to be finished
+ * first.  With wait_for_completion zero, a core can fill a second buffer
+ * while the first one is being written (double buffering).
+ *
+ * Returns the number of bytes written, or 0 on error (for example when the
+ * stream has no room left).
+ */
+int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size,
+                       int wait_for_completion);
+
+/*
+ * bsp_stream_seek -- move a stream's cursor.
+ *
+ * stream        an open stream.
+ * delta_tokens  how many tokens to skip forward (positive) or go back
+ *               (negative).  Moving past either end stops at that end, so
+ *               INT_MIN goes to the start and INT_MAX to the end.
+ *
+ * The next bsp_stream_move_down() returns the token at the new position;
+ * a token that was being preloaded is discarded.  Gives random access to a
+ * stream's tokens.
+ */
+void bsp_stream_seek(ebsp_stream *stream, int delta_tokens);
+
+/* ------------------------------------------------------------------------ */
+/* Deprecated streams (for older EBSP programs; prefer bsp_stream_*)         */
+/*                                                                           */
+/* These work on the streams the host made with ebsp_create_down_stream()    */
+/* and ebsp_create_up_stream().  stream_id is the number the stream has for  */
+/* this core: 0 for the first such stream made for it, 1 for the next, up    */
+/* and down streams counted together in order of creation.  The library      */
+/* keeps one open handle per stream number for this core.                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * ebsp_open_down_stream -- open one of this core's down streams
+ * (deprecated).
+ *
+ * address    receives the address of the stream's local chunk buffer.
+ * stream_id  this core's number for the stream.
+ *
+ * Returns the stream's largest chunk size in bytes (the size of the
+ * buffer), or 0 on failure.  Fetching of the first chunk starts; get it
+ * with ebsp_move_chunk_down().
+ */
+int ebsp_open_down_stream(void **address, unsigned int stream_id);
+
+/*
+ * ebsp_open_up_stream -- open one of this core's up streams (deprecated).
+ *
+ * address    receives the address of a local buffer in which to build the
+ *            first chunk.
+ * stream_id  this core's number for the stream.
+ *
+ * Returns the stream's largest chunk size in bytes (the size of the
+ * buffer), or 0 on failure.
+ */
+int ebsp_open_up_stream(void **address, unsigned int stream_id);
+
+/*
+ * ebsp_close_down_stream -- close a down stream (deprecated).
+ *
+ * stream_id  this core's number for the stream.
+ *
+ * Waits for transfers in flight and frees the stream's local buffers.
+ */
+void ebsp_close_down_stream(unsigned int stream_id);
+
+/*
+ * ebsp_close_up_stream -- close an up stream (deprecated).
+ *
+ * stream_id  this core's number for the stream.
+ *
+ * Waits until the chunks sent up have been written and frees the stream's
+ * local buffers.
+ */
+void ebsp_close_up_stream(unsigned int stream_id);
+
+/*
+ * ebsp_move_chunk_down -- get the next chunk of a down stream
+ * (deprecated).
+ *
+ * address    receives the address of the chunk in local memory.
+ * stream_id  this core's number for the stream.
+ * prealloc   nonzero: fetch the following chunk in the background
+ *            (double buffering, two local buffers).
+ *
+ * Returns the chunk's size in bytes, or 0 when the stream is exhausted or
+ * on error.
+ */
+int ebsp_move_chunk_down(void **address, unsigned int stream_id, int prealloc);
+
+/*
+ * ebsp_move_chunk_up -- send a chunk up (deprecated).
+ *
+ * address    on entry, *address is the buffer holding the chunk (as given
+ *            by ebsp_open_up_stream() or the previous call); on return it
+ *            is the buffer in which to build the next chunk.
+ * stream_id  this core's number for the stream.
+ * prealloc   nonzero: do not wait for the chunk to be written, and hand
+ *            out a second buffer for the next chunk (double buffering);
+ *            zero: wait, and hand out the same buffer again.
+ *
+ * The chunk's size is the one set with ebsp_set_up_chunk_size(), by
+ * default the stream's largest chunk size.  Returns the number of bytes
+ * sent up, or 0 on error (for example when the stream is full).
+ */
+int ebsp_move_chunk_up(void **address, unsigned int stream_id, int prealloc);
+
+/*
+ * ebsp_move_down_cursor -- skip chunks of a down stream (deprecated).
+ *
+ * stream_id      this core's number for the stream.
+ * jump_n_chunks  chunks to skip forward (positive) or back (negative);
+ *                stops at either end of the stream.
+ *
+ * A chunk being preloaded is discarded; the next ebsp_move_chunk_down()
+ * returns the chunk at the new position.
+ */
+void ebsp_move_down_cursor(int stream_id, int jump_n_chunks);
+
+/*
+ * ebsp_reset_down_cursor -- go back to the first chunk of a down stream
+ * (deprecated).
+ *
+ * stream_id  this core's number for the stream.
+ *
+ * The next ebsp_move_chunk_down() returns the first chunk again.
+ */
+void ebsp_reset_down_cursor(int stream_id);
+
+/*
+ * ebsp_set_up_chunk_size -- set the size of the chunks sent up
+ * (deprecated).
+ *
+ * stream_id  this core's number for the stream.
+ * nbytes     size in bytes of the chunks sent by the following
+ *            ebsp_move_chunk_up() calls on this stream, until changed; at
+ *            most the stream's largest chunk size.
+ */
+void ebsp_set_up_chunk_size(unsigned int stream_id, int nbytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EBSP_E_BSP_H */

@@ -1,0 +1,211 @@
+// Package runtime is the BSP engine of libebsp: the host's view of the
+// machine (init, begin, runs, end), each core's superstep state, and the
+// rules of a superstep. It is pure Go and knows nothing of cgo: the C ABI
+// (capi/) drives it and blocks cores between the steps it asks for.
+package runtime
+
+import (
+	"fmt"
+	"sync"
+
+	"libebsp/emesh"
+)
+
+// HostState is where the host program is in the EBSP lifecycle.
+type HostState int
+
+// The host lifecycle: bsp_init -> bsp_begin -> ebsp_spmd (repeatable) -> bsp_end.
+const (
+	HostIdle HostState = iota
+	HostInitialized
+	HostBegun
+	HostRunning
+)
+
+func (s HostState) String() string {
+	return [...]string{"idle", "initialized", "begun", "running"}[s]
+}
+
+// Kernel is what bsp_init selected: a file to load per core, or a function
+// registered in the host process.
+type Kernel struct {
+	Name string
+	Path string  // kernel file; empty for a registered kernel
+	Func uintptr // registered kernel function; 0 for a file
+}
+
+// Registered reports whether the kernel is a function rather than a file.
+func (k Kernel) Registered() bool { return k.Func != 0 }
+
+// Machine is the emulated Epiphany system as the host sees it.
+type Machine struct {
+	mu         sync.Mutex
+	mesh       emesh.Mesh
+	state      HostState
+	kernel     Kernel
+	registered map[string]uintptr
+	cores      []*Core
+	runs       int
+	abort      *Abort
+}
+
+// Abort records the first bsp_abort or fatal error of a run.
+type Abort struct {
+	Reason    string // "bsp_abort", "BSP ERROR", "deadlock"
+	Pid       int    // -1 when no single core is to blame
+	Superstep int
+	Message   string
+}
+
+// NewMachine returns an idle machine with the given mesh.
+func NewMachine(mesh emesh.Mesh) *Machine {
+	return &Machine{mesh: mesh, registered: map[string]uintptr{}}
+}
+
+// Mesh is the emulated core grid.
+func (m *Machine) Mesh() emesh.Mesh { return m.mesh }
+
+// State is the host's lifecycle state.
+func (m *Machine) State() HostState {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.state
+}
+
+// RegisterKernel makes fn available to bsp_init under name; fn 0 removes it.
+func (m *Machine) RegisterKernel(name string, fn uintptr) error {
+	if name == "" {
+		return fmt.Errorf("ebsp_register_kernel: empty name")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if fn == 0 {
+		delete(m.registered, name)
+	} else {
+		m.registered[name] = fn
+	}
+	return nil
+}
+
+// Init selects the kernel: a registered function of that name, else a file
+// found in dirs (see KernelSearchDirs).
+func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state >= HostBegun {
+		return Kernel{}, fmt.Errorf("bsp_init: cores are still loaded (state %s); call bsp_end first", m.state)
+	}
+	if fn, ok := m.registered[name]; ok {
+		m.kernel = Kernel{Name: name, Func: fn}
+	} else {
+		path, err := FindKernelFile(name, dirs)
+		if err != nil {
+			return Kernel{}, fmt.Errorf("bsp_init: %w", err)
+		}
+		m.kernel = Kernel{Name: name, Path: path}
+	}
+	m.state = HostInitialized
+	return m.kernel, nil
+}
+
+// Begin reserves nprocs cores for the selected kernel.
+func (m *Machine) Begin(nprocs int) (Kernel, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch m.state {
+	case HostIdle:
+		return Kernel{}, fmt.Errorf("bsp_begin: %w", ErrNoKernel)
+	case HostBegun, HostRunning:
+		return Kernel{}, fmt.Errorf("bsp_begin: already begun with %d cores; call bsp_end first", len(m.cores))
+	}
+	if nprocs < 1 || nprocs > m.mesh.Cores() {
+		return Kernel{}, fmt.Errorf("bsp_begin: %d cores requested; this %s mesh has 1..%d (set %s to change it)",
+			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
+	}
+	m.cores = make([]*Core, nprocs)
+	for pid := range m.cores {
+		m.cores[pid] = newCore(m, pid)
+	}
+	m.state = HostBegun
+	return m.kernel, nil
+}
+
+// Nprocs is the number of cores of the current bsp_begin (0 before).
+func (m *Machine) Nprocs() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.cores)
+}
+
+// Core returns core pid of the current bsp_begin, or nil.
+func (m *Machine) Core(pid int) *Core {
+	if pid < 0 || pid >= len(m.cores) {
+		return nil
+	}
+	return m.cores[pid]
+}
+
+// StartRun prepares every core for one ebsp_spmd.
+func (m *Machine) StartRun() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch m.state {
+	case HostIdle, HostInitialized:
+		return fmt.Errorf("ebsp_spmd: called before bsp_begin")
+	case HostRunning:
+		return fmt.Errorf("ebsp_spmd: a run is already in progress")
+	}
+	for _, c := range m.cores {
+		c.reset()
+	}
+	m.abort = nil
+	m.runs++
+	m.state = HostRunning
+	return nil
+}
+
+// FinishRun ends the run; it returns the abort of the run, if any.
+func (m *Machine) FinishRun() *Abort {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.state = HostBegun
+	return m.abort
+}
+
+// End releases the cores; the next run needs bsp_init and bsp_begin again.
+func (m *Machine) End() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch m.state {
+	case HostIdle, HostInitialized:
+		return fmt.Errorf("bsp_end: called before bsp_begin")
+	case HostRunning:
+		return fmt.Errorf("bsp_end: called during a run")
+	}
+	m.cores = nil
+	m.state = HostIdle
+	return nil
+}
+
+// RecordAbort keeps the first abort of the run; it reports whether this
+// one was the first.
+func (m *Machine) RecordAbort(pid int, reason, message string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.abort != nil {
+		return false
+	}
+	step := 0
+	if c := m.Core(pid); c != nil {
+		step = c.Superstep()
+	}
+	m.abort = &Abort{Reason: reason, Pid: pid, Superstep: step, Message: message}
+	return true
+}
+
+// Aborted reports whether the current run is being stopped.
+func (m *Machine) Aborted() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.abort != nil
+}
