@@ -17,8 +17,8 @@ lib: $(LIB) lib/pkgconfig/ebsp.pc
 $(LIB): $(GOSRC)
 	@mkdir -p lib
 	$(GO) build -buildmode=c-shared -trimpath \
-		-ldflags='-extldflags=-Wl,-soname,$(SONAME)' -o lib/$(SONAME) ./capi
-	rm -f lib/libebsp.h
+		-ldflags='-extldflags=-Wl,-soname,$(SONAME)' -o lib/.build-$$$$.so ./capi && \
+		mv lib/.build-$$$$.h lib/libebsp-go-exports.h && mv lib/.build-$$$$.so lib/$(SONAME)
 	ln -sf $(SONAME) $(LIB)
 
 lib/pkgconfig/ebsp.pc: pkgconfig/ebsp.pc.in

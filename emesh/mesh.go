@@ -28,7 +28,7 @@ const MeshEnv = "EBSP_MESH"
 // ParseMesh reads "RxC" (also "R*C" or a single number N meaning 1xN).
 func ParseMesh(s string) (Mesh, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == 'x' || r == '*' })
+	parts := strings.Split(strings.ReplaceAll(s, "*", "x"), "x")
 	var dims []int
 	for _, p := range parts {
 		v, err := strconv.Atoi(strings.TrimSpace(p))
