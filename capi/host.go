@@ -34,7 +34,7 @@ var (
 // theMachine creates the machine on first use, from EBSP_MESH.
 func theMachine() (*runtime.Machine, error) {
 	machineOnce.Do(func() {
-		mesh, err := emesh.MeshFromEnv()
+		mesh, err := emesh.MeshFromEnv(cGetenv)
 		if err != nil {
 			machineErr = fmt.Errorf("%s: %v", emesh.MeshEnv, err)
 			return
@@ -76,7 +76,7 @@ func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
 		exeDir = filepath.Dir(exe)
 	}
 	cwd, _ := os.Getwd()
-	dirs := runtime.KernelSearchDirs(exeDir, cwd, os.Getenv(runtime.KernelPathEnv))
+	dirs := runtime.KernelSearchDirs(exeDir, cwd, cGetenv(runtime.KernelPathEnv))
 	if _, err := m.Init(C.GoString(name), dirs); err != nil {
 		complain(err.Error())
 		return 0
@@ -90,7 +90,7 @@ func ebsp_register_kernel(name *C.char, kernel unsafe.Pointer) C.int {
 	if m == nil || name == nil {
 		return 0
 	}
-	if err := m.RegisterKernel(C.GoString(name), uintptr(kernel)); err != nil {
+	if err := m.RegisterKernel(C.GoString(name), kernel); err != nil {
 		complain(err.Error())
 		return 0
 	}
@@ -138,7 +138,7 @@ func loadCores(kernel runtime.Kernel, n int) (session, error) {
 	cores := unsafe.Slice(s.cores, n)
 	if kernel.Registered() {
 		for i := range cores {
-			cores[i].entry = C.ebsp_kernel_fn(unsafe.Pointer(kernel.Func))
+			cores[i].entry = C.ebsp_kernel_fn(kernel.Func)
 		}
 		return s, nil
 	}

@@ -34,6 +34,7 @@ static struct {
     _Atomic int stopped;        /* abort, deadlock or divergence */
     _Atomic unsigned host_event;/* futex word of the host thread */
     _Atomic int host_sync_pending;
+    _Atomic int stall_reported;
 } run;
 
 uint64_t ebsp_now_ns(void)
@@ -99,8 +100,18 @@ static int kinds_agree(void)
 
 static void stall(int kind)
 {
-    goReportStall(kind);
+    if (!atomic_exchange(&run.stall_reported, 1))
+        goReportStall(kind);
     sched_stop();
+}
+
+/* Some cores left the run and all the others wait: nobody can progress.
+ * Checked by whoever changes either count last, so exactly the settled
+ * state is reported. */
+static int everyone_stuck(void)
+{
+    int finished = atomic_load(&run.finished);
+    return finished > 0 && finished < run.n && atomic_load(&run.arrived) + finished == run.n;
 }
 
 /* Arrives at the barrier; returns 1 for the last arriver (which has not yet
@@ -124,7 +135,7 @@ static int arrive(enum ebsp_where kind, int release_now)
         }
         return 1;
     }
-    if (atomic_load(&run.finished) > 0) {
+    if (everyone_stuck()) {
         stall(kind);
         return -1;
     }
@@ -164,7 +175,7 @@ static void core_finished(struct ebsp_core *self)
 {
     self->where = WHERE_FINISHED;
     atomic_fetch_add(&run.finished, 1);
-    if (atomic_load(&run.arrived) > 0 && !atomic_load(&run.stopped))
+    if (everyone_stuck() && !atomic_load(&run.stopped))
         stall(WHERE_FINISHED);
     wake_host();
 }

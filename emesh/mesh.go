@@ -52,9 +52,15 @@ func ParseMesh(s string) (Mesh, error) {
 	return m, nil
 }
 
-// MeshFromEnv returns the mesh named by EBSP_MESH, or the default.
-func MeshFromEnv() (Mesh, error) {
-	v := os.Getenv(MeshEnv)
+// MeshFromEnv returns the mesh named by EBSP_MESH, or the default. getenv
+// reads the process environment (the C library's, in the shared library:
+// Go's own copy misses what the host set after loading us); nil means
+// os.Getenv.
+func MeshFromEnv(getenv func(string) string) (Mesh, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	v := getenv(MeshEnv)
 	if v == "" {
 		return DefaultMesh, nil
 	}

@@ -26,7 +26,7 @@ func TestMeshGeometry(t *testing.T) {
 	assert.Equal(t, [2]int{1, 2}, [2]int{r, c})
 	assert.Equal(t, 6, m.Hops(0, 15))
 	t.Setenv(MeshEnv, "32x32")
-	got, err := MeshFromEnv()
+	got, err := MeshFromEnv(nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1024, got.Cores())
 }

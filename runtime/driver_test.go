@@ -3,6 +3,7 @@ package runtime
 import (
 	"sync"
 	"testing"
+	"unsafe"
 
 	"libebsp/emesh"
 )
@@ -60,7 +61,7 @@ func (tc testCore) Sync() {
 func runSPMD(t testing.TB, n int, kernel func(c testCore)) *Machine {
 	t.Helper()
 	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
-	m.kernel = Kernel{Name: "test", Func: 1}
+	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
 	m.state = HostInitialized
 	if _, err := m.Begin(n); err != nil {
 		t.Fatal(err)

@@ -110,20 +110,43 @@ func CheckKernelFile(path string) error {
 	if !bytes.HasPrefix(head, []byte(elf.ELFMAG)) {
 		return fmt.Errorf("kernel file %s is not an ELF shared object; %s", path, rebuild)
 	}
+	if rawMachine(head) == emEpiphany {
+		return fmt.Errorf("kernel file %s is an Epiphany binary (built by e-gcc), not a host shared object; %s", path, rebuild)
+	}
 	ef, err := elf.NewFile(f)
 	if err != nil {
 		return fmt.Errorf("kernel file %s: unreadable ELF (%v); %s", path, err, rebuild)
 	}
-	if ef.Machine == emEpiphany {
-		return fmt.Errorf("kernel file %s is an Epiphany binary (built by e-gcc), not a host shared object; %s", path, rebuild)
-	}
 	if want, ok := hostMachine(); ok && ef.Machine != want {
 		return fmt.Errorf("kernel file %s is built for %v, this host is %v; %s", path, ef.Machine, want, rebuild)
 	}
-	if ef.Type != elf.ET_DYN {
+	if ef.Type != elf.ET_DYN || hasInterpreter(ef) {
 		return fmt.Errorf("kernel file %s is an executable, not a shared object (missing -shared -fPIC); %s", path, rebuild)
 	}
 	return nil
+}
+
+// rawMachine reads e_machine from the ELF header bytes, so that even a
+// truncated foreign binary is recognised.
+func rawMachine(head []byte) elf.Machine {
+	if len(head) < 20 {
+		return 0
+	}
+	if head[elf.EI_DATA] == byte(elf.ELFDATA2MSB) {
+		return elf.Machine(uint16(head[18])<<8 | uint16(head[19]))
+	}
+	return elf.Machine(uint16(head[18]) | uint16(head[19])<<8)
+}
+
+// hasInterpreter tells a position-independent executable (ET_DYN too) from
+// a shared object: only the executable names a program interpreter.
+func hasInterpreter(ef *elf.File) bool {
+	for _, p := range ef.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true
+		}
+	}
+	return false
 }
 
 func isSRecord(head []byte) bool {

@@ -7,6 +7,7 @@ package runtime
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"libebsp/emesh"
 )
@@ -30,12 +31,12 @@ func (s HostState) String() string {
 // registered in the host process.
 type Kernel struct {
 	Name string
-	Path string  // kernel file; empty for a registered kernel
-	Func uintptr // registered kernel function; 0 for a file
+	Path string         // kernel file; empty for a registered kernel
+	Func unsafe.Pointer // registered kernel function (C ABI); nil for a file
 }
 
 // Registered reports whether the kernel is a function rather than a file.
-func (k Kernel) Registered() bool { return k.Func != 0 }
+func (k Kernel) Registered() bool { return k.Func != nil }
 
 // Machine is the emulated Epiphany system as the host sees it.
 type Machine struct {
@@ -43,7 +44,7 @@ type Machine struct {
 	mesh       emesh.Mesh
 	state      HostState
 	kernel     Kernel
-	registered map[string]uintptr
+	registered map[string]unsafe.Pointer
 	cores      []*Core
 	runs       int
 	abort      *Abort
@@ -59,7 +60,7 @@ type Abort struct {
 
 // NewMachine returns an idle machine with the given mesh.
 func NewMachine(mesh emesh.Mesh) *Machine {
-	return &Machine{mesh: mesh, registered: map[string]uintptr{}}
+	return &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
 }
 
 // Mesh is the emulated core grid.
@@ -72,14 +73,14 @@ func (m *Machine) State() HostState {
 	return m.state
 }
 
-// RegisterKernel makes fn available to bsp_init under name; fn 0 removes it.
-func (m *Machine) RegisterKernel(name string, fn uintptr) error {
+// RegisterKernel makes fn available to bsp_init under name; nil removes it.
+func (m *Machine) RegisterKernel(name string, fn unsafe.Pointer) error {
 	if name == "" {
 		return fmt.Errorf("ebsp_register_kernel: empty name")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if fn == 0 {
+	if fn == nil {
 		delete(m.registered, name)
 	} else {
 		m.registered[name] = fn
@@ -100,6 +101,7 @@ func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 	} else {
 		path, err := FindKernelFile(name, dirs)
 		if err != nil {
+			m.kernel, m.state = Kernel{}, HostIdle
 			return Kernel{}, fmt.Errorf("bsp_init: %w", err)
 		}
 		m.kernel = Kernel{Name: name, Path: path}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +19,8 @@ func TestLifecycleOrder(t *testing.T) {
 	assert.ErrorContains(t, m.StartRun(), "before bsp_begin")
 	assert.ErrorContains(t, m.End(), "before bsp_begin")
 
-	require.NoError(t, m.RegisterKernel("k", 42))
+	fn := 42
+	require.NoError(t, m.RegisterKernel("k", unsafe.Pointer(&fn)))
 	k, err := m.Init("k", nil)
 	require.NoError(t, err)
 	assert.True(t, k.Registered())
