@@ -41,8 +41,9 @@ func (a *arena) grow(n int) error {
 		return errNoMemory{size}
 	}
 	copy(mem, a.mem[:a.used])
+	used := a.used
 	a.free()
-	a.mem = mem
+	a.mem, a.used = mem, used
 	return nil
 }
 

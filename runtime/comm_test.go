@@ -502,3 +502,40 @@ func TestCommLimitIsAClearError(t *testing.T) {
 	require.NotNil(t, err)
 	assert.Contains(t, err.Error(), "communication memory exhausted: this core queued more than 1 MiB in one superstep (raise EBSP_COMM_LIMIT_MB)")
 }
+
+func TestArenaGrowthKeepsContents(t *testing.T) {
+	var a arena
+	defer a.free()
+	for i := range 100000 {
+		require.NoError(t, a.grow(3))
+		copy(a.take(3), []byte{byte(i), byte(i >> 8), byte(i >> 16)})
+	}
+	for i := range 100000 {
+		require.Equal(t, []byte{byte(i), byte(i >> 8), byte(i >> 16)}, a.mem[3*i:3*i+3], "record %d", i)
+	}
+}
+
+func TestManyLargeMessages(t *testing.T) {
+	m := newCommMachine(t, 2)
+	payload := make([]byte, 4096)
+	var got [2]int
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		for i := range 300 {
+			payload := append([]byte(nil), payload...)
+			payload[0] = byte(i)
+			k.must(k.Send(0, nil, unsafe.Pointer(&payload[0]), len(payload)))
+		}
+		k.Sync()
+		for i := 0; ; i++ {
+			_, pp, size := k.HPMove()
+			if size < 0 {
+				break
+			}
+			if size != 4096 || *(*byte)(pp) != byte(i%300) {
+				k.t.Errorf("message %d: size %d first byte %d", i, size, *(*byte)(pp))
+			}
+			got[k.Pid()]++
+		}
+	}))
+	assert.Equal(t, [2]int{600, 0}, got)
+}
