@@ -47,6 +47,7 @@ test-python: lib
 	python3 python/test_ebsp.py
 
 bench: lib
+	$(MAKE) -C bench run
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./gotests/...
 
 install: lib
@@ -60,3 +61,6 @@ install: lib
 clean:
 	rm -rf lib
 	$(MAKE) -C examples/hello clean
+	$(MAKE) -C examples/dotprod clean
+	$(MAKE) -C examples/matvec clean
+	$(MAKE) -C bench clean

@@ -31,6 +31,10 @@
  * while others wait in a sync ...) is printed as
  *     "$PP: BSP ERROR: <call>: <what> (superstep N)"
  * with PP the core's pid.  Fatal misuse stops all cores as bsp_abort() does.
+ * EBSP_CHECKS=0 turns off the checks that cost time on every request (the
+ * range of the target's registration, NULL buffers); the others stay.
+ * EBSP_COMM_LIMIT_MB bounds what one core may queue for others in one
+ * superstep (default 1024 MiB); going beyond it is a BSP ERROR.
  *
  * Shared symbols: do not include host_bsp.h in the same translation unit.
  *   bsp_begin, bsp_end, bsp_nprocs and ebsp_get_tagsize exist on both sides
@@ -294,7 +298,7 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
  *
  * Returns a pointer through which this core can read and write the other
  * core's copy directly, or pass it to ebsp_dma_push(); NULL when variable
- * is not registered or pid is out of range.  Accesses through it are
+ * is not registered (a pid out of range is a BSP ERROR).  Accesses through it are
  * unbuffered, with the same cautions as bsp_hpput()/bsp_hpget().
  */
 void *ebsp_get_direct_address(int pid, const void *variable);
@@ -355,6 +359,11 @@ void bsp_qsize(int *packets, int *accum_bytes);
  *         when the queue is empty.
  * tag     receives the message's tag; must have room for
  *         ebsp_get_tagsize() bytes.  Left unchanged when the queue is empty.
+ *
+ * A message keeps the tag size it was sent with.  After a tag size change
+ * the queue holds messages with the old size: at most ebsp_get_tagsize()
+ * bytes of their tag are copied (bytes beyond the message's own tag are
+ * left unchanged).
  */
 void bsp_get_tag(int *status, void *tag);
 

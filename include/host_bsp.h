@@ -175,7 +175,9 @@ void ebsp_set_tagsize(int *tag_bytes);
  * Call between bsp_begin() and ebsp_spmd().  Tag and payload are copied, so
  * the buffers may be reused at once.  The core finds the message in its
  * queue from its bsp_begin() until its first bsp_sync(); this is the
- * simplest way to hand initial data to the cores.
+ * simplest way to hand initial data to the cores.  Messages go to the next
+ * ebsp_spmd() only; send them again before another run.  A pid that does
+ * not exist is reported on stderr and the message dropped.
  */
 void ebsp_send_down(int pid, const void *tag, const void *payload, int nbytes);
 
