@@ -57,9 +57,9 @@ type machineComm struct {
 	limit     int
 	transport transport
 
-	hostTag int     // ebsp_set_tagsize
-	endTag  int     // tag size the cores ended the last run with
-	ran     bool    // a run finished since bsp_begin
+	hostTag int  // ebsp_set_tagsize
+	endTag  int  // tag size the cores ended the last run with
+	ran     bool // a run finished since bsp_begin
 	down    []hostOutbox
 	hostQ   msgQueue
 }
