@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo test test-go test-c test-purego test-python bench install clean vet
+.PHONY: all lib demo test test-go test-c test-purego test-python test-shim bench bench-core install clean vet
 
 all: lib
 
@@ -32,7 +32,12 @@ demo: lib
 vet:
 	$(GO) vet ./...
 
-test: lib vet test-go test-c test-purego test-python
+test: lib vet test-shim test-go test-c test-purego test-python
+
+# The C shim on its own, strict: C99 with every warning an error.
+test-shim:
+	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c
+	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
 
 test-go:
 	$(GO) test -race -count=1 ./runtime/... ./emesh/...
@@ -46,8 +51,10 @@ test-purego: lib
 test-python: lib
 	python3 python/test_ebsp.py
 
-bench: lib
-	$(GO) test -run '^$$' -bench . -benchtime 2000x ./gotests/...
+bench: bench-core
+
+bench-core: lib
+	$(MAKE) -s -C bench/core run
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -60,3 +67,4 @@ install: lib
 clean:
 	rm -rf lib
 	$(MAKE) -C examples/hello clean
+	$(MAKE) -C bench/core clean
