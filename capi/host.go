@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -123,6 +124,10 @@ func goHostBegin(nprocs C.int) C.int {
 		_ = m.End()
 		complain("bsp_begin: " + err.Error())
 		return 0
+	}
+	cores := unsafe.Slice(s.cores, int(nprocs))
+	for i := range cores {
+		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
 	}
 	current = s
 	C.ebsp_active_nprocs = nprocs

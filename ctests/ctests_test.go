@@ -9,7 +9,7 @@
 //	expected          expected stdout, compared after canonicalisation
 //	expected_stderr   optional: expected stderr (exact, after trimming)
 //	env               optional: KEY=VALUE lines added to the environment
-//	exit              optional: expected exit status (default 0)
+//	exit              optional: expected exit status (default 0; 128+N for signal N)
 //	ordered           optional: compare stdout exactly, without canonicalising
 //
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -113,6 +114,9 @@ func runCase(t *testing.T, root, dir, host string) {
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		code = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal()) // as a shell reports it
+		}
 	} else if err != nil {
 		t.Fatalf("run %s: %v", bin, err)
 	}
