@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo test test-go test-c test-purego test-python test-shim bench bench-core install clean vet
+.PHONY: all lib demo test test-go test-c test-purego test-python test-shim test-asan bench bench-core install clean vet
 
 all: lib
 
@@ -32,12 +32,23 @@ demo: lib
 vet:
 	$(GO) vet ./...
 
-test: lib vet test-shim test-go test-c test-purego test-python
+test: lib vet test-shim test-go test-c test-purego test-python test-asan
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
 	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c
 	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
+
+# The whole library (Go + shim) built with AddressSanitizer, run by the C
+# tests whose hosts are built with it too. The signal tests are skipped:
+# ASan owns SIGSEGV there.
+ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
+test-asan:
+	@mkdir -p lib/asan
+	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
+		$(GO) build -buildmode=c-shared -o lib/asan/libebsp.so ./capi
+	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
+		$(GO) test -count=1 -skip 'TestCPrograms/(crash|watchdog|cycles)$$' ./ctests/...
 
 test-go:
 	$(GO) test -race -count=1 ./runtime/... ./emesh/...

@@ -12,6 +12,10 @@
 //	exit              optional: expected exit status (default 0; 128+N for signal N)
 //	ordered           optional: compare stdout exactly, without canonicalising
 //
+// EBSP_CTEST_LIBDIR (default lib) picks the library build to test against and
+// EBSP_CTEST_CFLAGS adds flags to every gcc command: `make test-asan` uses
+// them to run the tests against an AddressSanitizer build.
+//
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
 // they are. "{DIR}" in expectations stands for the build directory.
@@ -62,10 +66,20 @@ func repoRoot(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "lib", "libebsp.so")); err != nil {
+	if _, err := os.Stat(filepath.Join(libDir(root), "libebsp.so")); err != nil {
 		t.Fatalf("lib/libebsp.so not built: run `make lib` first (%v)", err)
 	}
 	return root
+}
+
+func libDir(root string) string {
+	if d := os.Getenv("EBSP_CTEST_LIBDIR"); d != "" {
+		if filepath.IsAbs(d) {
+			return d
+		}
+		return filepath.Join(root, d)
+	}
+	return filepath.Join(root, "lib")
 }
 
 func TestCPrograms(t *testing.T) {
@@ -95,13 +109,14 @@ func runCase(t *testing.T, root, dir, host string) {
 	build := t.TempDir()
 	inc := "-I" + filepath.Join(root, "include")
 	cflags := []string{"-std=gnu99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", inc}
+	cflags = append(cflags, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...)
 	kernels, _ := filepath.Glob(filepath.Join(dir, "e_*.c"))
 	for _, k := range kernels {
 		out := filepath.Join(build, strings.TrimSuffix(filepath.Base(k), ".c")+".elf")
 		gcc(t, append(cflags, "-shared", "-fPIC", k, "-o", out)...)
 	}
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
-	libdir := filepath.Join(root, "lib")
+	libdir := libDir(root)
 	gcc(t, append(cflags, host, "-o", bin, "-L"+libdir, "-Wl,-rpath,"+libdir, "-lebsp", "-lm")...)
 
 	cmd := exec.Command(bin)
