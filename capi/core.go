@@ -62,7 +62,12 @@ func goSyncStep(pid C.int, step C.int) C.int {
 	if c == nil {
 		return 0
 	}
-	return C.int(c.SyncStep(int(step)))
+	next := c.SyncStep(int(step))
+	if err := c.TakeError(); err != nil {
+		fail(err)
+		return 0
+	}
+	return C.int(next)
 }
 
 //export goCoreAbort

@@ -1,10 +1,12 @@
 /*
- * bsp_begin, bsp_end and bsp_nprocs exist in both host_bsp.h and e_bsp.h
- * with different signatures. One exported symbol serves both: the caller is
+ * bsp_begin, bsp_end, bsp_nprocs and ebsp_get_tagsize exist in both
+ * host_bsp.h and e_bsp.h (some with different signatures). One exported
+ * symbol serves both: the caller is
  * an emulated core when its thread carries a core identity. This file
  * includes neither header, since they cannot both be in scope.
  */
 #include "shim.h"
+#include "comm.h"
 
 int bsp_begin(int nprocs)
 {
@@ -33,4 +35,12 @@ int bsp_nprocs(void)
     if (ebsp_self)
         return ebsp_active_nprocs;
     return goHostNprocs();
+}
+
+int ebsp_get_tagsize(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self)
+        return goHostTagsize();
+    return goCoreTagsize(self->pid);
 }

@@ -210,6 +210,7 @@ func goSpmdStart() *C.struct_ebsp_core {
 	if m == nil {
 		return nil
 	}
+	configureComm(m)
 	if err := m.StartRun(); err != nil {
 		complain(err.Error())
 		return nil

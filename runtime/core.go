@@ -13,6 +13,7 @@ type Core struct {
 	superstep *atomic.Int32 // may live in C memory, read by the fault reporter
 	begun     bool
 	ended     bool
+	comm      commState // registrations, requests, queues (exchange.go)
 }
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
@@ -53,19 +54,6 @@ func (c *Core) End() (bool, *Error) {
 	}
 	c.ended = true
 	return true, nil
-}
-
-// SyncStep runs step of bsp_sync on this core. It returns the next step:
-// the caller waits at a barrier of all cores and calls SyncStep with it, or
-// stops when it returns 0.
-func (c *Core) SyncStep(step int) int {
-	switch step {
-	case 0:
-		return 1
-	default:
-		c.superstep.Add(1)
-		return 0
-	}
 }
 
 // Error is a misuse detected on a core.

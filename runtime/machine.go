@@ -48,6 +48,7 @@ type Machine struct {
 	cores      []*Core
 	runs       int
 	abort      *Abort
+	comm       machineComm // communication engine (comm.go)
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -161,6 +162,7 @@ func (m *Machine) StartRun() error {
 		c.reset()
 	}
 	m.abort = nil
+	m.startComm()
 	m.runs++
 	m.state = HostRunning
 	return nil
@@ -171,6 +173,7 @@ func (m *Machine) FinishRun() *Abort {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.state = HostBegun
+	m.finishComm()
 	return m.abort
 }
 
@@ -184,6 +187,7 @@ func (m *Machine) End() error {
 	case HostRunning:
 		return fmt.Errorf("bsp_end: called during a run")
 	}
+	m.releaseComm()
 	m.cores = nil
 	m.state = HostIdle
 	return nil

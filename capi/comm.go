@@ -1,0 +1,255 @@
+package main
+
+// Glue of the communication engine: the core-side calls of comm_api.c
+// (goXxx, pid first) and the host's message calls, exported directly.
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+#include "comm.h"
+*/
+import "C"
+
+import (
+	"strconv"
+	"unsafe"
+
+	"libebsp/runtime"
+)
+
+// commCore is the calling core. comm_api.c has already checked that the
+// run is not stopping (a cheap atomic in C rather than the machine lock,
+// since these calls are hot); a stop that races with the call is
+// harmless because the core's state stays valid until the run ends.
+func commCore(pid C.int) *runtime.Core {
+	if machine == nil {
+		return nil
+	}
+	return machine.Core(int(pid))
+}
+
+// check reports a misuse (and stops the run).
+func check(err *runtime.Error) {
+	if err != nil {
+		fail(err)
+	}
+}
+
+// configureComm reads the engine's settings from the environment; called
+// by ebsp_spmd before each run.
+func configureComm(m *runtime.Machine) {
+	limit, _ := strconv.Atoi(cGetenv(runtime.CommLimitEnv))
+	m.CommConfig(cGetenv(runtime.ChecksEnv) != "0", limit)
+}
+
+//export goPushReg
+func goPushReg(pid C.int, variable unsafe.Pointer, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.PushReg(variable, int(nbytes)))
+	}
+}
+
+//export goPopReg
+func goPopReg(pid C.int, variable unsafe.Pointer) {
+	if c := commCore(pid); c != nil {
+		check(c.PopReg(variable))
+	}
+}
+
+//export goPut
+func goPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.Put(int(target), src, dst, int(offset), int(nbytes)))
+	}
+}
+
+//export goHPPut
+func goHPPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.HPPut(int(target), src, dst, int(offset), int(nbytes)))
+	}
+}
+
+//export goGet
+func goGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.Get(int(source), src, int(offset), dst, int(nbytes)))
+	}
+}
+
+//export goHPGet
+func goHPGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.HPGet(int(source), src, int(offset), dst, int(nbytes)))
+	}
+}
+
+//export goDirectGet
+func goDirectGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.DirectGet(int(source), src, int(offset), dst, int(nbytes)))
+	}
+}
+
+//export goDirectAddress
+func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer {
+	c := commCore(pid)
+	if c == nil {
+		return nil
+	}
+	addr, err := c.DirectAddress(int(target), variable)
+	check(err)
+	return addr
+}
+
+//export goSetTagsize
+func goSetTagsize(pid, tagsize C.int) C.int {
+	c := commCore(pid)
+	if c == nil {
+		return tagsize
+	}
+	old, err := c.SetTagsize(int(tagsize))
+	check(err)
+	return C.int(old)
+}
+
+//export goCoreTagsize
+func goCoreTagsize(pid C.int) C.int {
+	if c := commCore(pid); c != nil {
+		return C.int(c.Tagsize())
+	}
+	return 0
+}
+
+//export goSend
+func goSend(pid, target C.int, tag, payload unsafe.Pointer, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.Send(int(target), tag, payload, int(nbytes)))
+	}
+}
+
+//export goQSize
+func goQSize(pid C.int, packets, accumBytes *C.int) {
+	if c := commCore(pid); c != nil {
+		n, bytes := c.QSize()
+		*packets, *accumBytes = C.int(n), C.int(bytes)
+	}
+}
+
+//export goGetTag
+func goGetTag(pid C.int, tag unsafe.Pointer) C.int {
+	if c := commCore(pid); c != nil {
+		return C.int(c.GetTag(tag))
+	}
+	return -1
+}
+
+//export goMove
+func goMove(pid C.int, payload unsafe.Pointer, bufferSize C.int) {
+	if c := commCore(pid); c != nil {
+		c.Move(payload, int(bufferSize))
+	}
+}
+
+//export goHPMove
+func goHPMove(pid C.int, tagOut, payloadOut *unsafe.Pointer) C.int {
+	c := commCore(pid)
+	if c == nil {
+		return -1
+	}
+	return C.int(hpmoveInto(c.HPMove, tagOut, payloadOut))
+}
+
+// hpmoveInto stores the pointers of the message taken by move, if any.
+func hpmoveInto(move func() (unsafe.Pointer, unsafe.Pointer, int), tagOut, payloadOut *unsafe.Pointer) int {
+	tag, payload, size := move()
+	if size >= 0 {
+		if tagOut != nil {
+			*tagOut = tag
+		}
+		if payloadOut != nil {
+			*payloadOut = payload
+		}
+	}
+	return size
+}
+
+//export goSendUp
+func goSendUp(pid C.int, tag, payload unsafe.Pointer, nbytes C.int) {
+	if c := commCore(pid); c != nil {
+		check(c.SendUp(tag, payload, int(nbytes)))
+	}
+}
+
+// ---- host side ----
+
+//export goHostTagsize
+func goHostTagsize() C.int {
+	if m := hostMachine("ebsp_get_tagsize"); m != nil {
+		return C.int(m.HostTagsize())
+	}
+	return 0
+}
+
+//export ebsp_set_tagsize
+func ebsp_set_tagsize(tagBytes *C.int) {
+	m := hostMachine("ebsp_set_tagsize")
+	if m == nil || tagBytes == nil {
+		return
+	}
+	old, err := m.SetHostTagsize(int(*tagBytes))
+	if err != nil {
+		complain(err.Error())
+	}
+	*tagBytes = C.int(old)
+}
+
+//export ebsp_send_down
+func ebsp_send_down(pid C.int, tag, payload unsafe.Pointer, nbytes C.int) {
+	if m := hostMachine("ebsp_send_down"); m != nil {
+		if err := m.SendDown(int(pid), tag, payload, int(nbytes)); err != nil {
+			complain(err.Error())
+		}
+	}
+}
+
+//export ebsp_qsize
+func ebsp_qsize(packets, accumBytes *C.int) {
+	n, bytes := 0, 0
+	if m := hostMachine("ebsp_qsize"); m != nil {
+		n, bytes = m.HostQSize()
+	}
+	if packets != nil {
+		*packets = C.int(n)
+	}
+	if accumBytes != nil {
+		*accumBytes = C.int(bytes)
+	}
+}
+
+//export ebsp_get_tag
+func ebsp_get_tag(status *C.int, tag unsafe.Pointer) {
+	st := -1
+	if m := hostMachine("ebsp_get_tag"); m != nil {
+		st = m.HostGetTag(tag)
+	}
+	if status != nil {
+		*status = C.int(st)
+	}
+}
+
+//export ebsp_move
+func ebsp_move(payload unsafe.Pointer, bufferSize C.int) {
+	if m := hostMachine("ebsp_move"); m != nil {
+		m.HostMove(payload, int(bufferSize))
+	}
+}
+
+//export ebsp_hpmove
+func ebsp_hpmove(tagOut, payloadOut *unsafe.Pointer) C.int {
+	m := hostMachine("ebsp_hpmove")
+	if m == nil {
+		return -1
+	}
+	return C.int(hpmoveInto(m.HostHPMove, tagOut, payloadOut))
+}

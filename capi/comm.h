@@ -1,0 +1,28 @@
+/*
+ * Go entry points of the communication engine (capi/comm.go), called by
+ * the core-side C functions in comm_api.c and dual_api.c. Each takes the
+ * calling core's pid first; misuse is reported and stops the run inside
+ * the call, so the caller then runs sched_leave_if_stopped().
+ */
+#ifndef EBSP_COMM_H
+#define EBSP_COMM_H
+
+extern void goPushReg(int pid, void *variable, int nbytes);
+extern void goPopReg(int pid, void *variable);
+extern void goPut(int pid, int target, void *src, void *dst, int offset, int nbytes);
+extern void goHPPut(int pid, int target, void *src, void *dst, int offset, int nbytes);
+extern void goGet(int pid, int source, void *src, int offset, void *dst, int nbytes);
+extern void goHPGet(int pid, int source, void *src, int offset, void *dst, int nbytes);
+extern void goDirectGet(int pid, int source, void *src, int offset, void *dst, int nbytes);
+extern void *goDirectAddress(int pid, int target, void *variable);
+extern int goSetTagsize(int pid, int tagsize);
+extern int goCoreTagsize(int pid);
+extern int goHostTagsize(void);
+extern void goSend(int pid, int target, void *tag, void *payload, int nbytes);
+extern void goQSize(int pid, int *packets, int *accum_bytes);
+extern int goGetTag(int pid, void *tag);
+extern void goMove(int pid, void *payload, int buffer_size);
+extern int goHPMove(int pid, void **tag, void **payload);
+extern void goSendUp(int pid, void *tag, void *payload, int nbytes);
+
+#endif

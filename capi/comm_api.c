@@ -1,0 +1,145 @@
+/*
+ * Core-side communication calls: registration, DRMA, BSMP and messages to
+ * the host. Each forwards to the Go engine (comm.go) and leaves the kernel
+ * if the call stopped the run. A stopped run skips the Go call: the core
+ * is on its way out and its requests no longer matter.
+ */
+#include "shim.h"
+#include "comm.h"
+
+#include <e_bsp.h>
+
+/* The calling core, or NULL on the host or when the run is stopping. */
+static struct ebsp_core *active_core(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self || sched_stopped())
+        return NULL;
+    return self;
+}
+
+void bsp_push_reg(const void *variable, const int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goPushReg(self->pid, (void *)variable, nbytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_pop_reg(const void *variable)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goPopReg(self->pid, (void *)variable);
+    sched_leave_if_stopped();
+}
+
+void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goGet(self->pid, pid, (void *)src, offset, dst, nbytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goHPGet(self->pid, pid, (void *)src, offset, dst, nbytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes);
+    sched_leave_if_stopped();
+}
+
+void *ebsp_get_direct_address(int pid, const void *variable)
+{
+    struct ebsp_core *self = active_core();
+    void *addr = self ? goDirectAddress(self->pid, pid, (void *)variable) : NULL;
+    sched_leave_if_stopped();
+    return addr;
+}
+
+void bsp_set_tagsize(int *tag_bytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self && tag_bytes)
+        *tag_bytes = goSetTagsize(self->pid, *tag_bytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goSend(self->pid, pid, (void *)tag, (void *)payload, nbytes);
+    sched_leave_if_stopped();
+}
+
+void bsp_qsize(int *packets, int *accum_bytes)
+{
+    struct ebsp_core *self = active_core();
+    int n = 0, bytes = 0;
+    if (self)
+        goQSize(self->pid, &n, &bytes);
+    if (packets)
+        *packets = n;
+    if (accum_bytes)
+        *accum_bytes = bytes;
+    sched_leave_if_stopped();
+}
+
+void bsp_get_tag(int *status, void *tag)
+{
+    struct ebsp_core *self = active_core();
+    int st = self ? goGetTag(self->pid, tag) : -1;
+    if (status)
+        *status = st;
+    sched_leave_if_stopped();
+}
+
+void bsp_move(void *payload, int buffer_size)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goMove(self->pid, payload, buffer_size);
+    sched_leave_if_stopped();
+}
+
+int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
+{
+    struct ebsp_core *self = active_core();
+    int size = self ? goHPMove(self->pid, tag_ptr_buf, payload_ptr_buf) : -1;
+    sched_leave_if_stopped();
+    return size;
+}
+
+void ebsp_send_up(const void *tag, const void *payload, int nbytes)
+{
+    struct ebsp_core *self = active_core();
+    if (self)
+        goSendUp(self->pid, (void *)tag, (void *)payload, nbytes);
+    sched_leave_if_stopped();
+}

@@ -1,0 +1,1 @@
+../comm_alltoall16/e_alltoall.c

@@ -1,0 +1,1 @@
+../comm_alltoall16/host_alltoall.c

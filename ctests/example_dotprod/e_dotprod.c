@@ -1,0 +1,1 @@
+../../examples/dotprod/e_dotprod.c

@@ -1,0 +1,1 @@
+../../examples/dotprod/host_dotprod.c

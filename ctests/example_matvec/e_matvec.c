@@ -1,0 +1,1 @@
+../../examples/matvec/e_matvec.c

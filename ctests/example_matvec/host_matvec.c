@@ -1,0 +1,1 @@
+../../examples/matvec/host_matvec.c

@@ -1,0 +1,146 @@
+package runtime
+
+import "unsafe"
+
+// BSMP: messages with a tag of the superstep's tag size and a payload of
+// any size. A message sent in superstep s is in the receiver's queue in
+// superstep s+1 (tag and payload in the receiver's inbox arena, so the
+// pointers bsp_hpmove hands out stay valid until the next sync).
+
+// message is a queued message; its bytes live outside the Go heap.
+type message struct {
+	tag, payload unsafe.Pointer
+	tagLen, size int
+}
+
+// msgQueue is a FIFO of messages with the sum of their payload sizes.
+type msgQueue struct {
+	msgs  []message
+	head  int
+	bytes int
+}
+
+func (q *msgQueue) push(m message) {
+	q.msgs = append(q.msgs, m)
+	q.bytes += m.size
+}
+
+func (q *msgQueue) clear() {
+	clear(q.msgs) // drop the pointers
+	q.msgs, q.head, q.bytes = q.msgs[:0], 0, 0
+}
+
+func (q *msgQueue) peek() (message, bool) {
+	if q.head == len(q.msgs) {
+		return message{}, false
+	}
+	return q.msgs[q.head], true
+}
+
+func (q *msgQueue) pop() {
+	q.bytes -= q.msgs[q.head].size
+	q.head++
+}
+
+// size is (packets, accumulated payload bytes) still queued.
+func (q *msgQueue) size() (int, int) { return len(q.msgs) - q.head, q.bytes }
+
+// getTag copies the next message's tag (at most room bytes) to dst; it
+// returns the payload size, or -1 when the queue is empty.
+func (q *msgQueue) getTag(dst unsafe.Pointer, room int) int {
+	m, ok := q.peek()
+	if !ok {
+		return -1
+	}
+	if dst != nil {
+		n := min(m.tagLen, room)
+		copy(bytesAt(dst, n), bytesAt(m.tag, n))
+	}
+	return m.size
+}
+
+// move pops the next message, copying at most room payload bytes to dst.
+func (q *msgQueue) move(dst unsafe.Pointer, room int) {
+	m, ok := q.peek()
+	if !ok {
+		return
+	}
+	q.pop()
+	if n := min(m.size, max(room, 0)); n > 0 && dst != nil {
+		copy(bytesAt(dst, n), bytesAt(m.payload, n))
+	}
+}
+
+// hpmove pops the next message and returns pointers to it, or size -1.
+func (q *msgQueue) hpmove() (tag, payload unsafe.Pointer, size int) {
+	m, ok := q.peek()
+	if !ok {
+		return nil, nil, -1
+	}
+	q.pop()
+	return m.tag, m.payload, m.size
+}
+
+// SetTagsize is bsp_set_tagsize: size applies from the next superstep; it
+// returns the tag size in force now.
+func (c *Core) SetTagsize(size int) (int, *Error) {
+	if size < 0 {
+		return c.comm.tagsize, c.errorf("bsp_set_tagsize", "negative tag size %d", size)
+	}
+	c.comm.newTag = size
+	return c.comm.tagsize, nil
+}
+
+// Tagsize is ebsp_get_tagsize on a core.
+func (c *Core) Tagsize() int { return c.comm.tagsize }
+
+// Send is bsp_send: tag and payload are copied now, delivered at the sync.
+func (c *Core) Send(pid int, tag, payload unsafe.Pointer, nbytes int) *Error {
+	const call = "bsp_send"
+	if pid < 0 || pid >= len(c.m.cores) {
+		return c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
+	}
+	if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
+		return err
+	}
+	tagLen := c.comm.tagsize
+	data, err := c.pack(call, pid, recMsg, uint32(tagLen), 0, tagLen+nbytes)
+	if err != nil {
+		return err
+	}
+	copy(data, bytesAt(tag, tagLen))
+	copy(data[tagLen:], bytesAt(payload, nbytes))
+	blk := c.comm.out[pid]
+	blk.msgs++
+	blk.msgBytes += len(data)
+	return nil
+}
+
+func (c *Core) checkMessage(call string, tag, payload unsafe.Pointer, nbytes int) *Error {
+	if nbytes < 0 {
+		return c.errorf(call, "negative size %d", nbytes)
+	}
+	if c.m.comm.unchecked {
+		return nil
+	}
+	if tag == nil && c.comm.tagsize > 0 {
+		return c.errorf(call, "the tag is NULL but the tag size is %d", c.comm.tagsize)
+	}
+	return c.checkBuffer(call, "the payload", payload, nbytes)
+}
+
+// QSize is bsp_qsize.
+func (c *Core) QSize() (packets, bytes int) { return c.comm.queue.size() }
+
+// GetTag is bsp_get_tag: it returns the next message's payload size or -1.
+// At most the current tag size is copied (a message sent before a tag size
+// change carries its old, possibly longer, tag).
+func (c *Core) GetTag(tag unsafe.Pointer) int {
+	return c.comm.queue.getTag(tag, c.comm.tagsize)
+}
+
+// Move is bsp_move: the payload is cut short to room bytes.
+func (c *Core) Move(payload unsafe.Pointer, room int) { c.comm.queue.move(payload, room) }
+
+// HPMove is bsp_hpmove.
+func (c *Core) HPMove() (tag, payload unsafe.Pointer, size int) { return c.comm.queue.hpmove() }

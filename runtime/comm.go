@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// CommLimitEnv names the environment variable that bounds the bytes a core
+// may queue for other cores in one superstep (MiB, default 1024).
+const CommLimitEnv = "EBSP_COMM_LIMIT_MB"
+
+// ChecksEnv names the environment variable that turns the per-request
+// checks off when set to 0 (see CommConfig).
+const ChecksEnv = "EBSP_CHECKS"
+
+const defaultCommLimit = 1 << 30
+
+// commState is one core's communication state: registrations, the
+// requests of the current superstep, its message queue and what it sent
+// to the host.
+type commState struct {
+	// Registrations in force: regs by slot number (equal on all cores for
+	// one variable), the newest slot of each address on top of its stack.
+	regs     []registration
+	freeRegs []int
+	byAddr   map[unsafe.Pointer][]int
+	last     lookupCache
+	pushes   []registration // made in this superstep
+	pops     []int          // slots withdrawn in this superstep
+
+	tagsize int // tag size of this superstep
+	newTag  int // set in this superstep for the next, or -1
+
+	out      []*outBlock // packed requests by destination pid
+	outBytes int
+	gets     []getRequest
+	getBytes int
+	getBuf   arena
+	active   bool // a request was packed or recorded in this superstep
+
+	inbox arena // this superstep's messages (bsp_hpmove points here)
+	queue msgQueue
+
+	up     arena // messages for the host
+	upMsgs []span
+	sentUp bool
+
+	err *Error // misuse found during a sync step
+}
+
+// machineComm is the machine-wide communication state.
+type machineComm struct {
+	// flags[s%2] holds s+1 when some core communicated in superstep s; a
+	// fast core already in superstep s+1 writes the other entry.
+	flags     [2]atomic.Int32
+	unchecked bool
+	limit     int
+	transport transport
+
+	hostTag int     // ebsp_set_tagsize
+	endTag  int     // tag size the cores ended the last run with
+	ran     bool    // a run finished since bsp_begin
+	down    []hostOutbox
+	hostQ   msgQueue
+}
+
+// CommConfig sets the per-request checks (on unless checks is false) and
+// the per-core, per-superstep communication memory limit in MiB (0 keeps
+// the default). Per-request checks are the ones that cost time on every
+// bsp_put, bsp_get, bsp_hpput, bsp_hpget and bsp_send: the range of the
+// target's registration and NULL buffers. Checks that keep the engine
+// itself sound (pid range, unregistered addresses, negative sizes, and
+// registrations and tag sizes that differ between cores) always run.
+func (m *Machine) CommConfig(checks bool, limitMiB int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.unchecked = !checks
+	m.comm.limit = limitMiB << 20
+	if limitMiB <= 0 {
+		m.comm.limit = defaultCommLimit
+	}
+}
+
+// startComm prepares every core's communication state for a run and
+// hands out the messages sent down. Called with m.mu held.
+func (m *Machine) startComm() {
+	mc := &m.comm
+	if mc.limit == 0 {
+		mc.limit = defaultCommLimit
+	}
+	mc.transport = sharedMemory{m}
+	for i := range mc.flags {
+		mc.flags[i].Store(0)
+	}
+	mc.hostQ.clear()
+	for _, c := range m.cores {
+		c.comm.resetRun(mc.hostTag)
+		if c.pid < len(mc.down) {
+			mc.down[c.pid].deliver(&c.comm.queue)
+		}
+	}
+}
+
+// finishComm collects the messages the cores sent up. Called with m.mu held.
+func (m *Machine) finishComm() {
+	mc := &m.comm
+	for i := range mc.down {
+		mc.down[i].clear()
+	}
+	mc.hostQ.clear()
+	if m.abort != nil || len(m.cores) == 0 {
+		return
+	}
+	mc.ran = true
+	mc.endTag = m.cores[0].comm.tagsize
+	for _, c := range m.cores {
+		for _, s := range c.comm.upMsgs {
+			mc.hostQ.push(s.message(&c.comm.up))
+		}
+	}
+}
+
+// releaseComm returns all communication memory (bsp_end). Called with m.mu held.
+func (m *Machine) releaseComm() {
+	for _, c := range m.cores {
+		c.comm.release()
+	}
+	for i := range m.comm.down {
+		m.comm.down[i].arena.free()
+	}
+	m.comm.down = nil
+	m.comm.hostQ.clear()
+	m.comm.ran = false
+}
+
+func (cs *commState) resetRun(tagsize int) {
+	out, inbox, up, getBuf := cs.out, cs.inbox, cs.up, cs.getBuf
+	*cs = commState{out: out, inbox: inbox, up: up, getBuf: getBuf, tagsize: tagsize, newTag: -1}
+	for _, blk := range cs.out {
+		if blk != nil {
+			blk.reset()
+			blk.msgs, blk.msgBytes = 0, 0
+		}
+	}
+	cs.inbox.reset()
+	cs.up.reset()
+	cs.getBuf.reset()
+}
+
+func (cs *commState) release() {
+	for _, blk := range cs.out {
+		if blk != nil {
+			blk.free()
+		}
+	}
+	cs.inbox.free()
+	cs.up.free()
+	cs.getBuf.free()
+	*cs = commState{newTag: -1}
+}
+
+// addAt is p + off.
+func addAt(p unsafe.Pointer, off int) unsafe.Pointer { return unsafe.Add(p, off) }

@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"sync"
+	"testing"
+	"unsafe"
+
+	"libebsp/emesh"
+)
+
+// The communication tests run kernels with a driver whose barrier can be
+// stopped, as the C scheduler's is when a core reports misuse.
+
+type stopBarrier struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	n, seen int
+	gen     int
+	stopped bool
+}
+
+func newStopBarrier(n int) *stopBarrier {
+	b := &stopBarrier{n: n}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// wait returns false when the run was stopped.
+func (b *stopBarrier) wait() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped {
+		return false
+	}
+	gen := b.gen
+	b.seen++
+	if b.seen == b.n {
+		b.seen = 0
+		b.gen++
+		b.cond.Broadcast()
+		return true
+	}
+	for gen == b.gen && !b.stopped {
+		b.cond.Wait()
+	}
+	return !b.stopped
+}
+
+func (b *stopBarrier) stop() {
+	b.mu.Lock()
+	b.stopped = true
+	b.cond.Broadcast()
+	b.mu.Unlock()
+}
+
+// commRun is one run of the driver: the first misuse found stops it.
+type commRun struct {
+	barrier *stopBarrier
+	mu      sync.Mutex
+	err     *Error
+}
+
+func (r *commRun) fail(err *Error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+	r.barrier.stop()
+}
+
+// kcore is what a test kernel sees.
+type kcore struct {
+	*Core
+	run *commRun
+	t   testing.TB
+}
+
+// Sync is bsp_sync as capi runs it; false when the run was stopped.
+func (k kcore) Sync() bool {
+	for step := 0; ; {
+		step = k.SyncStep(step)
+		if err := k.TakeError(); err != nil {
+			k.run.fail(err)
+			return false
+		}
+		if step == 0 {
+			return true
+		}
+		if !k.barrier() {
+			return false
+		}
+	}
+}
+
+func (k kcore) barrier() bool { return k.run.barrier.wait() }
+
+// ok reports a misuse returned by a call and tells the kernel to leave.
+func (k kcore) ok(err *Error) bool {
+	if err != nil {
+		k.run.fail(err)
+		return false
+	}
+	return true
+}
+
+// must fails the test on a misuse the kernel did not expect.
+func (k kcore) must(err *Error) {
+	if err != nil {
+		k.t.Errorf("unexpected: %v", err)
+		k.run.fail(err)
+	}
+}
+
+func newCommMachine(t testing.TB, n int) *Machine {
+	t.Helper()
+	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
+	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
+	m.state = HostInitialized
+	if _, err := m.Begin(n); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if m.State() == HostBegun {
+			_ = m.End()
+		}
+	})
+	return m
+}
+
+// spmd runs kernel on every core of m once; it returns the misuse that
+// stopped the run, if any.
+func spmd(t testing.TB, m *Machine, kernel func(k kcore)) *Error {
+	t.Helper()
+	if err := m.StartRun(); err != nil {
+		t.Fatal(err)
+	}
+	run := &commRun{barrier: newStopBarrier(m.Nprocs())}
+	var wg sync.WaitGroup
+	for pid := 0; pid < m.Nprocs(); pid++ {
+		wg.Add(1)
+		go func(c *Core) {
+			defer wg.Done()
+			if err := c.Begin(); err != nil {
+				t.Error(err)
+			}
+			kernel(kcore{c, run, t})
+			if _, err := c.End(); err != nil {
+				t.Error(err)
+			}
+			run.barrier.wait()
+		}(m.Core(pid))
+	}
+	wg.Wait()
+	if run.err != nil {
+		m.RecordAbort(run.err.Pid, "BSP ERROR", run.err.Error())
+	}
+	m.FinishRun()
+	return run.err
+}
+
+// ptr is the address of a Go value, as a kernel would pass it.
+func ptr[T any](v *T) unsafe.Pointer { return unsafe.Pointer(v) }
