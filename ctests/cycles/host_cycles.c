@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static long status_field(const char *name)
 {
@@ -85,6 +86,8 @@ int main(int argc, char **argv)
     printf("threads flat over the last 500 cycles (< 16 more): %s\n", threads1 - threads_half < 16 ? "yes" : "NO");
     printf("fds leaked: %d\n", fds1 - fds0);
     printf("kernel instances still mapped: %d\n", count_loaded_kernels());
-    printf("kernel copies left on disk: %d\n", count_entries("/dev/shm", "ebsp-kernel-"));
+    char mine[64];
+    snprintf(mine, sizeof mine, "ebsp-kernel-%ld-", (long)getpid());
+    printf("kernel copies left on disk: %d\n", count_entries("/dev/shm", mine));
     return 0;
 }
