@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo test test-go test-c test-purego test-python bench install clean vet
+.PHONY: all lib demo test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm install clean vet
 
 all: lib
 
@@ -32,7 +32,39 @@ demo: lib
 vet:
 	$(GO) vet ./...
 
-test: lib vet test-go test-c test-purego test-python
+test: lib vet test-shim test-install test-go test-c test-purego test-python test-asan
+
+# The C shim on its own, strict: C99 with every warning an error.
+test-shim:
+	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c
+	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
+
+# The whole library (Go + shim) built with AddressSanitizer, run by the C
+# tests whose hosts are built with it too. The signal tests are skipped:
+# ASan owns SIGSEGV there.
+ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
+test-asan:
+	@mkdir -p lib/asan
+	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
+		$(GO) build -buildmode=c-shared -o lib/asan/libebsp.so ./capi
+	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
+		$(GO) test -count=1 -skip 'TestCPrograms/(crash|watchdog|cycles)$$' ./ctests/...
+
+# make install into a scratch prefix, then build and run hello the way the
+# README tells users to: pkg-config for the host, gcc -shared for the kernel.
+test-install: lib
+	@rm -rf lib/install-test && mkdir -p lib/install-test/bin
+	$(MAKE) -s install PREFIX=/usr DESTDIR=$(CURDIR)/lib/install-test/root
+	test -L lib/install-test/root/usr/lib/libebsp.so
+	test "$$(readelf -d lib/install-test/root/usr/lib/libebsp.so.1 | grep -o 'libebsp.so.1')" = libebsp.so.1
+	sed 's|=/usr|=$(CURDIR)/lib/install-test/root/usr|' lib/install-test/root/usr/lib/pkgconfig/ebsp.pc \
+		> lib/install-test/ebsp.pc
+	$(CC) $(CFLAGS) examples/hello/host_hello.c -o lib/install-test/bin/host_hello \
+		$$(PKG_CONFIG_PATH=lib/install-test pkg-config --cflags --libs ebsp)
+	$(CC) $(CFLAGS) -shared -fPIC $$(PKG_CONFIG_PATH=lib/install-test pkg-config --cflags ebsp) \
+		examples/hello/e_hello.c -o lib/install-test/bin/e_hello.elf
+	lib/install-test/bin/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 16
+	@echo "install test: ok"
 
 test-go:
 	$(GO) test -race -count=1 ./runtime/... ./emesh/...
@@ -46,9 +78,14 @@ test-purego: lib
 test-python: lib
 	python3 python/test_ebsp.py
 
-bench: lib
-	$(MAKE) -C bench run
-	$(GO) test -run '^$$' -bench . -benchtime 2000x ./gotests/...
+bench: bench-core bench-comm
+
+bench-core: lib
+	$(MAKE) -s -C bench/core run
+
+# The communication engine at 2, 16 and 64 cores.
+bench-comm: lib
+	$(MAKE) -s -C bench/comm run
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -63,4 +100,5 @@ clean:
 	$(MAKE) -C examples/hello clean
 	$(MAKE) -C examples/dotprod clean
 	$(MAKE) -C examples/matvec clean
-	$(MAKE) -C bench clean
+	$(MAKE) -C bench/core clean
+	$(MAKE) -C bench/comm clean

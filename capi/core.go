@@ -6,6 +6,8 @@ package main
 import "C"
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"libebsp/runtime"
@@ -79,8 +81,12 @@ func goCoreAbort(pid C.int, msg *C.char) {
 
 //export goReportStall
 func goReportStall(kind C.int) {
-	_ = kind
-	lines := machine.StallReport(func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
+	header, reason := runtime.DeadlockHeader, "deadlock"
+	if kind == C.STALL_TIMEOUT {
+		seconds, _ := strconv.ParseFloat(cGetenv("EBSP_TIMEOUT"), 64)
+		header, reason = fmt.Sprintf(runtime.TimeoutHeader, seconds), "watchdog timeout"
+	}
+	lines := machine.StallReport(header, func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
 	say("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
-	machine.RecordAbort(-1, "deadlock", lines[0])
+	machine.RecordAbort(-1, reason, lines[0])
 }

@@ -65,6 +65,17 @@ static int copy_file(const char *from, int to_fd)
     return rc;
 }
 
+/* RTLD_DEEPBIND makes an instance bind to its own globals even when the
+ * host program defines symbols of the same names. Sanitizer runtimes refuse
+ * it, so under ASan/TSan kernels bind the default way. */
+static int deepbind(void)
+{
+    static int flag = -1;
+    if (flag < 0)
+        flag = (dlsym(RTLD_DEFAULT, "__asan_init") || dlsym(RTLD_DEFAULT, "__tsan_init")) ? 0 : RTLD_DEEPBIND;
+    return flag;
+}
+
 void *loader_open_instance(const char *path, char *err, size_t errlen)
 {
     static _Atomic unsigned long counter;
@@ -84,9 +95,7 @@ void *loader_open_instance(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot copy %s: %s", path, strerror(saved));
         return NULL;
     }
-    /* DEEPBIND: the instance binds to its own globals even when the host
-     * program defines symbols with the same names. */
-    void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL | deepbind());
     unlink(copy);
     if (!h) {
         const char *why = dlerror();

@@ -49,6 +49,13 @@ static void futex_wait(_Atomic unsigned *word, unsigned expected)
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
+/* Sleeps until *word changes or ms milliseconds passed. */
+static void futex_wait_ms(_Atomic unsigned *word, unsigned expected, long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+}
+
 static void futex_wake_all(_Atomic unsigned *word)
 {
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
@@ -125,7 +132,7 @@ static int arrive(enum ebsp_where kind, int release_now)
     unsigned gen = atomic_load(&run.gen);
     if (atomic_fetch_add(&run.arrived, 1) + 1 == run.n) {
         if (!kinds_agree()) {
-            stall(-1);
+            stall(STALL_DIVERGED);
             return -1;
         }
         atomic_store(&run.arrived, 0);
@@ -184,14 +191,17 @@ static void *core_main(void *arg)
 {
     struct ebsp_core *self = arg;
     ebsp_self = self;
+    faults_thread_start();
     self->where = WHERE_RUNNING;
     if (self->can_unwind) {
+        self->kernel_base = object_base((const void *)self->entry);
         if (setjmp(self->exit_jmp) == 0)
             self->entry();
     } else {
         self->entry();
     }
     core_finished(self);
+    faults_thread_end();
     ebsp_self = NULL;
     return NULL;
 }
@@ -217,8 +227,34 @@ static size_t stack_size(void)
     return v > 64 ? (size_t)v * 1024 : (size_t)2 << 20;
 }
 
+/* EBSP_TIMEOUT: seconds without progress before the watchdog stops a run. */
+static double watchdog_seconds(void)
+{
+    const char *v = getenv("EBSP_TIMEOUT");
+    return v ? strtod(v, NULL) : 0;
+}
+
+/* Barrier releases and finished cores: what the watchdog calls progress. */
+static unsigned progress(void)
+{
+    return atomic_load(&run.gen) + (unsigned)atomic_load(&run.finished);
+}
+
+/* Once a run is stopped, cores still computing are asked to leave. */
+static void interrupt_running_cores(void)
+{
+    for (int i = 0; i < run.n; i++)
+        if (run.cores[i].where == WHERE_RUNNING)
+            faults_interrupt(&run.cores[i]);
+}
+
+enum { POLL_MS = 100 };
+
 static void host_loop(void)
 {
+    double timeout = watchdog_seconds();
+    unsigned last_progress = progress();
+    uint64_t last_change = ebsp_now_ns();
     for (;;) {
         unsigned ev = atomic_load(&run.host_event);
         if (atomic_load(&run.finished) == run.n)
@@ -230,12 +266,28 @@ static void host_loop(void)
             futex_wake_all(&run.gen);
             continue;
         }
-        futex_wait(&run.host_event, ev);
+        if (timeout <= 0 && !atomic_load(&run.stopped)) {
+            futex_wait(&run.host_event, ev);
+            continue;
+        }
+        futex_wait_ms(&run.host_event, ev, POLL_MS);
+        if (atomic_load(&run.stopped)) {
+            interrupt_running_cores();
+            continue;
+        }
+        uint64_t now = ebsp_now_ns();
+        if (progress() != last_progress) {
+            last_progress = progress();
+            last_change = now;
+        } else if ((double)(now - last_change) * 1e-9 >= timeout) {
+            stall(STALL_TIMEOUT);
+        }
     }
 }
 
 int sched_run(struct ebsp_core *cores, int n)
 {
+    faults_install();
     memset(&run, 0, sizeof run);
     run.cores = cores;
     run.n = n;

@@ -33,6 +33,8 @@ struct ebsp_core {
     volatile int where;      /* enum ebsp_where */
     uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */
     uint64_t last_raw_ns;    /* previous ebsp_raw_time */
+    int32_t superstep;       /* completed bsp_syncs; the engine's counter (runtime.Core) */
+    const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
     pthread_t thread;
 };
 
@@ -69,6 +71,20 @@ void sched_leave_if_stopped(void);
 int sched_where(int pid);
 uint64_t ebsp_now_ns(void);
 
+/* ---- faults and the watchdog (faults.c) ---- */
+
+/* Installs the crash reporter (once): a fault on a core thread prints the
+ * core, its superstep and the address before the process dies. */
+void faults_install(void);
+/* Per core thread: an alternate signal stack, so stack overflows are reported. */
+void faults_thread_start(void);
+void faults_thread_end(void);
+/* Asks a core that computes without calling the library to leave its
+ * kernel (watchdog); it leaves only when interrupted in its own kernel code. */
+void faults_interrupt(struct ebsp_core *core);
+/* Load address of the shared object that contains addr, or NULL. */
+const void *object_base(const void *addr);
+
 /* ---- kernels (loader.c) ---- */
 
 /* Promotes libebsp to RTLD_GLOBAL so kernels resolve bsp_* even when the
@@ -93,6 +109,9 @@ extern int goCoreBegin(int pid);
 extern int goCoreEnd(int pid);
 extern int goSyncStep(int pid, int step);
 extern void goCoreAbort(int pid, char *msg);
+/* kind: STALL_DIVERGED, STALL_TIMEOUT, or the enum ebsp_where of the
+ * core that saw the deadlock. */
+enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2 };
 extern void goReportStall(int kind);
 extern int goHostBegin(int nprocs);
 extern int goHostEnd(void);

@@ -9,8 +9,12 @@
 //	expected          expected stdout, compared after canonicalisation
 //	expected_stderr   optional: expected stderr (exact, after trimming)
 //	env               optional: KEY=VALUE lines added to the environment
-//	exit              optional: expected exit status (default 0)
+//	exit              optional: expected exit status (default 0; 128+N for signal N)
 //	ordered           optional: compare stdout exactly, without canonicalising
+//
+// EBSP_CTEST_LIBDIR (default lib) picks the library build to test against and
+// EBSP_CTEST_CFLAGS adds flags to every gcc command: `make test-asan` uses
+// them to run the tests against an AddressSanitizer build.
 //
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
@@ -27,6 +31,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -61,10 +66,20 @@ func repoRoot(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "lib", "libebsp.so")); err != nil {
+	if _, err := os.Stat(filepath.Join(libDir(root), "libebsp.so")); err != nil {
 		t.Fatalf("lib/libebsp.so not built: run `make lib` first (%v)", err)
 	}
 	return root
+}
+
+func libDir(root string) string {
+	if d := os.Getenv("EBSP_CTEST_LIBDIR"); d != "" {
+		if filepath.IsAbs(d) {
+			return d
+		}
+		return filepath.Join(root, d)
+	}
+	return filepath.Join(root, "lib")
 }
 
 func TestCPrograms(t *testing.T) {
@@ -94,13 +109,14 @@ func runCase(t *testing.T, root, dir, host string) {
 	build := t.TempDir()
 	inc := "-I" + filepath.Join(root, "include")
 	cflags := []string{"-std=gnu99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", inc}
+	cflags = append(cflags, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...)
 	kernels, _ := filepath.Glob(filepath.Join(dir, "e_*.c"))
 	for _, k := range kernels {
 		out := filepath.Join(build, strings.TrimSuffix(filepath.Base(k), ".c")+".elf")
 		gcc(t, append(cflags, "-shared", "-fPIC", k, "-o", out)...)
 	}
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
-	libdir := filepath.Join(root, "lib")
+	libdir := libDir(root)
 	gcc(t, append(cflags, host, "-o", bin, "-L"+libdir, "-Wl,-rpath,"+libdir, "-lebsp", "-lm")...)
 
 	cmd := exec.Command(bin)
@@ -113,6 +129,9 @@ func runCase(t *testing.T, root, dir, host string) {
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		code = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal()) // as a shell reports it
+		}
 	} else if err != nil {
 		t.Fatalf("run %s: %v", bin, err)
 	}

@@ -10,13 +10,20 @@ import (
 type Core struct {
 	m         *Machine
 	pid       int
-	superstep atomic.Int32
+	superstep *atomic.Int32 // may live in C memory, read by the fault reporter
 	begun     bool
 	ended     bool
 	comm      commState // registrations, requests, queues (exchange.go)
 }
 
-func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid} }
+func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
+
+// ShareSuperstep makes the core count its supersteps in counter, e.g. a
+// field of the C core table that the crash reporter reads.
+func (c *Core) ShareSuperstep(counter *atomic.Int32) {
+	counter.Store(c.superstep.Load())
+	c.superstep = counter
+}
 
 func (c *Core) reset() {
 	c.superstep.Store(0)

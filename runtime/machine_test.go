@@ -79,7 +79,7 @@ func TestStallReportGroupsCores(t *testing.T) {
 		}
 		return WhereSync
 	}
-	lines := m.StallReport(where)
+	lines := m.StallReport(DeadlockHeader, where)
 	assert.Equal(t, []string{
 		"BSP ERROR: deadlock: the cores can no longer all meet in one synchronization",
 		"  cores 00-02,04-05 waiting in bsp_sync (superstep 0)",

@@ -39,10 +39,17 @@ func (w Where) String() string {
 	return "not started"
 }
 
-// StallReport explains why the cores can make no progress: some left the
-// run or wait in different kinds of synchronization. where gives each
-// core's place. One line per group of cores in the same place and superstep.
-func (m *Machine) StallReport(where func(pid int) Where) []string {
+// Headers of stall reports.
+const (
+	DeadlockHeader = "BSP ERROR: deadlock: the cores can no longer all meet in one synchronization"
+	TimeoutHeader  = "BSP ERROR: no progress for %g s (EBSP_TIMEOUT): the run is stopped"
+)
+
+// StallReport explains why the cores make no progress: some left the run,
+// wait in different kinds of synchronization, or compute forever. where
+// gives each core's place. One line per group of cores in the same place
+// and superstep, after the header.
+func (m *Machine) StallReport(header string, where func(pid int) Where) []string {
 	type key struct {
 		w    Where
 		step int
@@ -57,7 +64,7 @@ func (m *Machine) StallReport(where func(pid int) Where) []string {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return groups[keys[i]][0] < groups[keys[j]][0] })
-	lines := []string{"BSP ERROR: deadlock: the cores can no longer all meet in one synchronization"}
+	lines := []string{header}
 	for _, k := range keys {
 		lines = append(lines, fmt.Sprintf("  %s %s (superstep %d)", pidList(groups[k]), k.w, k.step))
 	}

@@ -1,0 +1,162 @@
+/*
+ * Faults: a kernel that dereferences a bad pointer still kills the process
+ * (cores are threads of it), but first the library says which core crashed,
+ * in which superstep, and the faulting address. Also the watchdog's way to
+ * stop a core that computes forever: a signal that unwinds the core only
+ * when it is interrupted inside its own kernel code.
+ */
+#define _GNU_SOURCE
+#include "shim.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+enum { N_FAULT_SIGNALS = sizeof fault_signals / sizeof fault_signals[0] };
+static struct sigaction previous[N_FAULT_SIGNALS];
+static __thread void *alt_stack;
+enum { ALT_STACK_SIZE = 64 * 1024 };
+
+static int interrupt_signal(void)
+{
+    return SIGRTMIN + 5;
+}
+
+static const void *pc_of(void *uctx)
+{
+    ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    return (const void *)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (const void *)uc->uc_mcontext.pc;
+#else
+    (void)uc;
+    return NULL;
+#endif
+}
+
+const void *object_base(const void *addr)
+{
+    Dl_info info;
+    if (!addr || !dladdr(addr, &info))
+        return NULL;
+    return info.dli_fbase;
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV (invalid memory access)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic error)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    }
+    return "signal";
+}
+
+static int slot_of(int sig)
+{
+    for (int i = 0; i < N_FAULT_SIGNALS; i++)
+        if (fault_signals[i] == sig)
+            return i;
+    return -1;
+}
+
+static void chain(int sig, siginfo_t *info, void *uctx)
+{
+    struct sigaction *old = &previous[slot_of(sig)];
+    if (old->sa_flags & SA_SIGINFO) {
+        if (old->sa_sigaction) {
+            old->sa_sigaction(sig, info, uctx);
+            return;
+        }
+    } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+        return;
+    }
+    signal(sig, SIG_DFL); /* the fault repeats on return and kills the process */
+}
+
+static void on_fault(int sig, siginfo_t *info, void *uctx)
+{
+    struct ebsp_core *self = ebsp_self;
+    const void *pc = pc_of(uctx);
+    const void *own = object_base((const void *)on_fault);
+    int in_library = pc && object_base(pc) == own;
+    if (self) {
+        char line[256];
+        int n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s\n",
+                         self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
+                         info->si_addr, in_library ? " (inside libebsp)" : "");
+        /* keep the cores' earlier output: stdout is lost when the process dies */
+        if (ftrylockfile(stdout) == 0) {
+            fflush_unlocked(stdout);
+            funlockfile(stdout);
+        }
+        if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+            _exit(128 + sig);
+    }
+    if (in_library || !self) {
+        chain(sig, info, uctx); /* Go's own handler deals with faults in Go code */
+        return;
+    }
+    signal(sig, SIG_DFL);
+}
+
+static void on_interrupt(int sig, siginfo_t *info, void *uctx)
+{
+    (void)sig;
+    (void)info;
+    struct ebsp_core *self = ebsp_self;
+    if (!self || !self->can_unwind || !sched_stopped())
+        return;
+    if (object_base(pc_of(uctx)) == self->kernel_base)
+        longjmp(self->exit_jmp, 1);
+}
+
+void faults_install(void)
+{
+    static _Atomic int done;
+    if (atomic_exchange(&done, 1))
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < N_FAULT_SIGNALS; i++)
+        sigaction(fault_signals[i], &sa, &previous[i]);
+    sa.sa_sigaction = on_interrupt;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigaction(interrupt_signal(), &sa, NULL);
+}
+
+void faults_thread_start(void)
+{
+    alt_stack = malloc(ALT_STACK_SIZE);
+    if (!alt_stack)
+        return;
+    stack_t ss = {.ss_sp = alt_stack, .ss_size = ALT_STACK_SIZE, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+}
+
+void faults_thread_end(void)
+{
+    if (!alt_stack)
+        return;
+    stack_t ss = {.ss_flags = SS_DISABLE};
+    sigaltstack(&ss, NULL);
+    free(alt_stack);
+    alt_stack = NULL;
+}
+
+void faults_interrupt(struct ebsp_core *core)
+{
+    pthread_kill(core->thread, interrupt_signal());
+}

@@ -1,0 +1,125 @@
+"""Tests of the ctypes binding: Python kernels on 16 emulated cores."""
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ebsp  # noqa: E402
+
+lib = ebsp.load()
+
+
+class KernelTests(unittest.TestCase):
+    def test_sixteen_cores_each_run_once(self):
+        seen = [0] * 32
+        steps = [0] * 32
+        threads = set()
+
+        @ebsp.kernel
+        def count():
+            lib.bsp_begin()
+            pid = lib.bsp_pid()
+            seen[pid] += 1
+            threads.add(threading.get_ident())
+            for _ in range(3):
+                lib.bsp_sync()
+                steps[pid] += 1
+            lib.bsp_end()
+            return 0
+
+        self.assertEqual(ebsp.run(count, nprocs=16), 1)
+        self.assertEqual(seen[:16], [1] * 16)
+        self.assertEqual(seen[16:], [0] * 16)
+        self.assertEqual(steps[:16], [3] * 16)
+        self.assertEqual(len(threads), 16, "one thread per core")
+
+    def test_abort_then_next_run_works(self):
+        finished = []
+
+        @ebsp.kernel
+        def aborting():
+            lib.bsp_begin()
+            if lib.bsp_pid() == 5:
+                lib.bsp_abort(b"python core %d stops the run", lib.bsp_pid())
+            lib.bsp_sync()  # returns at once once the run is stopped
+            finished.append(lib.bsp_pid())
+            lib.bsp_end()
+            return 0
+
+        self.assertEqual(ebsp.run(aborting, nprocs=16), 0)
+        self.assertEqual(sorted(finished), list(range(16)), "every core left its kernel")
+
+        @ebsp.kernel
+        def fine():
+            lib.bsp_begin()
+            lib.bsp_sync()
+            lib.bsp_end()
+            return 0
+
+        self.assertEqual(ebsp.run(fine, nprocs=16), 1)
+
+    def test_host_sync_callback_runs_on_the_host_thread(self):
+        calls = []
+        cb = ebsp.callback(lambda: calls.append(threading.get_ident()))
+
+        @ebsp.kernel
+        def syncing():
+            lib.bsp_begin()
+            lib.ebsp_host_sync()
+            lib.ebsp_host_sync()
+            lib.bsp_end()
+            return 0
+
+        lib.ebsp_set_sync_callback(ctypes_ptr(cb))
+        try:
+            self.assertEqual(ebsp.run(syncing, nprocs=4), 1)
+        finally:
+            lib.ebsp_set_sync_callback(None)
+        self.assertEqual(calls, [threading.get_ident()] * 2)
+
+    def test_hello_prints_sixteen_lines(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        out = subprocess.run([sys.executable, os.path.join(here, "hello.py")],
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+        lines = out.splitlines()
+        core_lines = sorted(line for line in lines if line.startswith("$"))
+        self.assertEqual(core_lines,
+                         ["$%02d: Hello World from processor %d / 16" % (i, i) for i in range(16)])
+        self.assertEqual(lines[-1], "python host: ebsp_spmd returned 1")
+
+    def test_file_kernel_with_a_locally_loaded_library(self):
+        # ctypes loads with RTLD_LOCAL by default; kernel files must still
+        # find bsp_* (the library promotes itself to global scope).
+        import tempfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        root = os.path.dirname(here)
+        with tempfile.TemporaryDirectory() as tmp:
+            kernel = os.path.join(tmp, "e_hello.elf")
+            subprocess.run(["gcc", "-shared", "-fPIC", "-I" + os.path.join(root, "include"),
+                            os.path.join(root, "examples", "hello", "e_hello.c"), "-o", kernel],
+                           check=True)
+            script = (
+                "import ctypes, sys\n"
+                "lib = ctypes.CDLL(sys.argv[1])\n"
+                "assert lib.bsp_init(sys.argv[2].encode(), 0, None) == 1\n"
+                "assert lib.bsp_begin(16) == 1\n"
+                "ok = lib.ebsp_spmd()\n"
+                "lib.bsp_end()\n"
+                "print('ok', ok)\n")
+            out = subprocess.run([sys.executable, "-c", script, ebsp.default_path(), kernel],
+                                 capture_output=True, text=True, timeout=60, check=True).stdout
+        lines = out.splitlines()
+        self.assertEqual(len([x for x in lines if x.startswith("$")]), 16)
+        self.assertIn("$07: Hello World from processor 7 / 16 (my global: 8)", lines)
+        self.assertEqual(lines[-1], "ok 1")
+
+
+def ctypes_ptr(cb):
+    import ctypes
+    return ctypes.cast(cb, ctypes.c_void_p)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
