@@ -18,9 +18,18 @@ static struct ebsp_core *active_core(void)
     return self;
 }
 
-void bsp_push_reg(const void *variable, const int nbytes)
+/* Like active_core, for calls that leave work for the next bsp_sync. */
+static struct ebsp_core *recording_core(void)
 {
     struct ebsp_core *self = active_core();
+    if (self)
+        self->requests_pending = 1;
+    return self;
+}
+
+void bsp_push_reg(const void *variable, const int nbytes)
+{
+    struct ebsp_core *self = recording_core();
     if (self)
         goPushReg(self->pid, (void *)variable, nbytes);
     sched_leave_if_stopped();
@@ -28,7 +37,7 @@ void bsp_push_reg(const void *variable, const int nbytes)
 
 void bsp_pop_reg(const void *variable)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = recording_core();
     if (self)
         goPopReg(self->pid, (void *)variable);
     sched_leave_if_stopped();
@@ -36,7 +45,7 @@ void bsp_pop_reg(const void *variable)
 
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = recording_core();
     if (self)
         goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
@@ -52,7 +61,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = recording_core();
     if (self)
         goGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();
@@ -84,7 +93,7 @@ void *ebsp_get_direct_address(int pid, const void *variable)
 
 void bsp_set_tagsize(int *tag_bytes)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = recording_core();
     if (self && tag_bytes)
         *tag_bytes = goSetTagsize(self->pid, *tag_bytes);
     sched_leave_if_stopped();
@@ -92,7 +101,7 @@ void bsp_set_tagsize(int *tag_bytes)
 
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = recording_core();
     if (self)
         goSend(self->pid, pid, (void *)tag, (void *)payload, nbytes);
     sched_leave_if_stopped();
@@ -138,7 +147,7 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
 
 void ebsp_send_up(const void *tag, const void *payload, int nbytes)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = recording_core();
     if (self)
         goSendUp(self->pid, (void *)tag, (void *)payload, nbytes);
     sched_leave_if_stopped();

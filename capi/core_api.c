@@ -7,6 +7,7 @@
 
 #include <e_bsp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,14 +43,49 @@ unsigned int ebsp_raw_time(void)
     return (unsigned int)(elapsed * CYCLES_PER_US / 1000u);
 }
 
+/* exchange_flags[s % 2] == s + 1: some core recorded a request in
+ * superstep s. A value per parity, so a fast core already in superstep
+ * s + 1 cannot disturb a slow one still reading s. */
+static _Atomic int32_t exchange_flags[2];
+
+void sync_reset(void)
+{
+    atomic_store(&exchange_flags[0], 0);
+    atomic_store(&exchange_flags[1], 0);
+}
+
+/*
+ * bsp_sync runs the engine's steps (goSyncStep) with a barrier between
+ * them. Fast path: when no core recorded a request in this superstep, a
+ * core with an empty queue needs the engine not at all, and the sync is
+ * one barrier with no call into Go (2x cheaper at 16 cores, bench/core).
+ * The engine stays the authority: whenever any core recorded something,
+ * every core takes its steps.
+ */
 void bsp_sync(void)
 {
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
-    for (int step = 0; (step = goSyncStep(self->pid, step)) > 0;)
-        if (sched_barrier(WHERE_SYNC) < 0)
-            break;
+    int32_t s = atomic_load((_Atomic int32_t *)&self->superstep);
+    int needs_engine = self->requests_pending || self->queue_pending;
+    int step = 1;
+    if (needs_engine)
+        step = goSyncStep(self->pid, 0);
+    if (self->requests_pending)
+        atomic_store(&exchange_flags[s & 1], s + 1);
+    self->requests_pending = 0;
+    if (step > 0 && sched_barrier(WHERE_SYNC) == 0) {
+        if (!needs_engine && atomic_load(&exchange_flags[s & 1]) != s + 1) {
+            atomic_fetch_add((_Atomic int32_t *)&self->superstep, 1);
+        } else {
+            int exchanged = 0;
+            for (; (step = goSyncStep(self->pid, step)) > 0; exchanged = 1)
+                if (sched_barrier(WHERE_SYNC) < 0)
+                    break;
+            self->queue_pending = exchanged;
+        }
+    }
     sched_leave_if_stopped();
 }
 

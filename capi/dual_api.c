@@ -14,6 +14,7 @@ int bsp_begin(int nprocs)
     if (!self)
         return goHostBegin(nprocs);
     self->begin_ns = self->last_raw_ns = ebsp_now_ns();
+    self->queue_pending = 1; /* messages the host sent down */
     goCoreBegin(self->pid);
     sched_leave_if_stopped();
     return 1;

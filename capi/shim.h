@@ -35,6 +35,8 @@ struct ebsp_core {
     uint64_t last_raw_ns;    /* previous ebsp_raw_time */
     int32_t superstep;       /* completed bsp_syncs; the engine's counter (runtime.Core) */
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
+    int requests_pending;    /* recorded a request this superstep (bsp_put, bsp_send, ...) */
+    int queue_pending;       /* may hold messages that the next bsp_sync must drop */
     pthread_t thread;
 };
 
@@ -70,6 +72,11 @@ void sched_leave_if_stopped(void);
 /* What core pid is doing (enum ebsp_where), for reports. */
 int sched_where(int pid);
 uint64_t ebsp_now_ns(void);
+
+/* ---- bsp_sync (core_api.c) ---- */
+
+/* Forgets the superstep flags of the previous run. */
+void sync_reset(void);
 
 /* ---- faults and the watchdog (faults.c) ---- */
 
