@@ -57,7 +57,9 @@ void bsp_pop_reg(const void *variable)
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self && !reqlog_put(self, pid, src, dst, offset, nbytes) && drained(self))
+    if (self && reqlog_put(self, pid, src, dst, offset, nbytes))
+        return; /* logged: nothing here can have stopped the run */
+    if (self && drained(self))
         goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
 }
@@ -73,7 +75,9 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self && !reqlog_get(self, pid, src, offset, dst, nbytes) && drained(self))
+    if (self && reqlog_get(self, pid, src, offset, dst, nbytes))
+        return; /* logged: nothing here can have stopped the run */
+    if (self && drained(self))
         goGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();
 }
@@ -113,7 +117,9 @@ void bsp_set_tagsize(int *tag_bytes)
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self && !reqlog_send(self, pid, tag, payload, nbytes) && drained(self))
+    if (self && reqlog_send(self, pid, tag, payload, nbytes))
+        return; /* logged: nothing here can have stopped the run */
+    if (self && drained(self))
         goSend(self->pid, pid, (void *)tag, (void *)payload, nbytes);
     sched_leave_if_stopped();
 }

@@ -23,6 +23,29 @@ _Static_assert(offsetof(struct reqlog_entry, dst) == 24, "layout shared with run
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* The C library's memcpy, out of line. */
+static void *(*const volatile copy_large)(void *, const void *, size_t) = memcpy;
+
+/* memcpy for the log: small sizes (the common 4- and 8-byte words) with
+ * fixed-size moves, since gcc otherwise inlines a variable memcpy into the
+ * aligned log as `rep movsq`, which costs ~40 ns per call here. */
+static inline void copy_in(unsigned char *dst, const void *src, size_t n)
+{
+    const unsigned char *s = src;
+    if (n >= 8 && n <= 16) {
+        memcpy(dst, s, 8);
+        memcpy(dst + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(dst, s, 4);
+        memcpy(dst + n - 4, s + n - 4, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = s[i];
+    } else {
+        copy_large(dst, s, n);
+    }
+}
+
 void reqlog_drain(struct ebsp_core *self)
 {
     struct ebsp_reqlog *log = &self->reqlog;
@@ -34,7 +57,7 @@ void reqlog_drain(struct ebsp_core *self)
 }
 
 /* Makes room for size more bytes: drains a full log, else grows it. */
-static int make_room(struct ebsp_core *self, size_t size)
+__attribute__((noinline)) static int make_room(struct ebsp_core *self, size_t size)
 {
     struct ebsp_reqlog *log = &self->reqlog;
     if (log->used > 0 && log->used + size > DRAIN_AT) {
@@ -56,7 +79,7 @@ static int make_room(struct ebsp_core *self, size_t size)
 }
 
 /* A new entry with room for inline bytes after it, or NULL. */
-static struct reqlog_entry *append(struct ebsp_core *self, uint32_t kind, size_t inline_bytes)
+static inline struct reqlog_entry *append(struct ebsp_core *self, uint32_t kind, size_t inline_bytes)
 {
     struct ebsp_reqlog *log = &self->reqlog;
     size_t size = sizeof(struct reqlog_entry) + pad8(inline_bytes);
@@ -80,8 +103,7 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     e->nbytes = nbytes;
     e->variable = dst;
     e->dst = NULL;
-    if (nbytes > 0)
-        memcpy(e + 1, src, (size_t)nbytes);
+    copy_in((unsigned char *)(e + 1), src, (size_t)nbytes);
     return 1;
 }
 
@@ -112,10 +134,8 @@ int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
     e->variable = NULL;
     e->dst = NULL;
     unsigned char *data = (unsigned char *)(e + 1);
-    if (tagsize > 0)
-        memcpy(data, tag, (size_t)tagsize);
-    if (nbytes > 0)
-        memcpy(data + tagsize, payload, (size_t)nbytes);
+    copy_in(data, tag, (size_t)tagsize);
+    copy_in(data + tagsize, payload, (size_t)nbytes);
     return 1;
 }
 
