@@ -7,6 +7,7 @@ package main
 #include <stdlib.h>
 #include "shim.h"
 #include "comm.h"
+#include "reqlog.h"
 */
 import "C"
 
@@ -40,6 +41,23 @@ func check(err *runtime.Error) {
 func configureComm(m *runtime.Machine) {
 	limit, _ := strconv.Atoi(cGetenv(runtime.CommLimitEnv))
 	m.CommConfig(cGetenv(runtime.ChecksEnv) != "0", limit)
+}
+
+// The request log's layout is defined twice, in reqlog.h and in
+// runtime/reqlog.go: a difference fails the build here.
+var (
+	_ = [1]int{}[C.sizeof_struct_reqlog_entry-runtime.LogEntrySize]
+	_ = [1]int{}[runtime.LogEntrySize-C.sizeof_struct_reqlog_entry]
+	_ = [1]int{}[(C.REQ_PUT-runtime.LogPut)|(C.REQ_GET-runtime.LogGet)|(C.REQ_SEND-runtime.LogSend)]
+)
+
+// goDrainLog parses a core's request log (reqlog.c).
+//
+//export goDrainLog
+func goDrainLog(pid C.int, log unsafe.Pointer, n C.size_t) {
+	if c := commCore(pid); c != nil {
+		check(c.DrainLog(log, int(n)))
+	}
 }
 
 //export goPushReg

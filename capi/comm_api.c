@@ -1,11 +1,14 @@
 /*
  * Core-side communication calls: registration, DRMA, BSMP and messages to
  * the host. Each forwards to the Go engine (comm.go) and leaves the kernel
- * if the call stopped the run. A stopped run skips the Go call: the core
+ * if the call stopped the run; bsp_put, bsp_get and bsp_send are recorded
+ * in the core's request log (reqlog.c) instead, which reaches the engine
+ * at the next bsp_sync. A stopped run skips the Go call: the core
  * is on its way out and its requests no longer matter.
  */
 #include "shim.h"
 #include "comm.h"
+#include "reqlog.h"
 
 #include <e_bsp.h>
 
@@ -27,6 +30,14 @@ static struct ebsp_core *recording_core(void)
     return self;
 }
 
+/* A request that does not go into the log: the engine must first see the
+ * ones logged before it (issue order). False when that stopped the run. */
+static int drained(struct ebsp_core *self)
+{
+    reqlog_drain(self);
+    return !sched_stopped();
+}
+
 void bsp_push_reg(const void *variable, const int nbytes)
 {
     struct ebsp_core *self = recording_core();
@@ -46,7 +57,9 @@ void bsp_pop_reg(const void *variable)
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self)
+    if (self && reqlog_put(self, pid, src, dst, offset, nbytes))
+        return; /* logged: nothing here can have stopped the run */
+    if (self && drained(self))
         goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
 }
@@ -62,7 +75,9 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self)
+    if (self && reqlog_get(self, pid, src, offset, dst, nbytes))
+        return; /* logged: nothing here can have stopped the run */
+    if (self && drained(self))
         goGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();
 }
@@ -102,7 +117,9 @@ void bsp_set_tagsize(int *tag_bytes)
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self)
+    if (self && reqlog_send(self, pid, tag, payload, nbytes))
+        return; /* logged: nothing here can have stopped the run */
+    if (self && drained(self))
         goSend(self->pid, pid, (void *)tag, (void *)payload, nbytes);
     sched_leave_if_stopped();
 }

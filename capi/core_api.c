@@ -4,6 +4,7 @@
  * (goSyncStep); this file only blocks between its steps.
  */
 #include "shim.h"
+#include "reqlog.h"
 
 #include <e_bsp.h>
 #include <stdarg.h>
@@ -67,6 +68,7 @@ void bsp_sync(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
+    reqlog_drain(self); /* the engine parses the recorded requests first */
     int32_t s = atomic_load((_Atomic int32_t *)&self->superstep);
     int needs_engine = self->requests_pending || self->queue_pending;
     int step = 1;

@@ -7,6 +7,7 @@
  */
 #include "shim.h"
 #include "comm.h"
+#include "reqlog.h"
 
 int bsp_begin(int nprocs)
 {
@@ -25,6 +26,7 @@ int bsp_end(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return goHostEnd();
+    reqlog_drain(self); /* a misuse in the last superstep is still reported */
     if (goCoreEnd(self->pid))
         sched_barrier(WHERE_END);
     sched_leave_if_stopped();

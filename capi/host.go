@@ -128,6 +128,7 @@ func goHostBegin(nprocs C.int) C.int {
 	cores := unsafe.Slice(s.cores, int(nprocs))
 	for i := range cores {
 		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
+		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
 	}
 	current = s
 	C.ebsp_active_nprocs = nprocs

@@ -4,6 +4,7 @@
  * the host thread serves ebsp_host_sync callbacks.
  */
 #include "shim.h"
+#include "reqlog.h"
 
 #include <host_bsp.h>
 
@@ -29,6 +30,7 @@ int ebsp_spmd(void)
         return 0;
     sync_reset();
     int ok = sched_run(cores, ebsp_active_nprocs);
+    reqlog_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);
     if (ebsp_end_cb)
         ebsp_end_cb();

@@ -24,6 +24,13 @@ enum ebsp_where {
     WHERE_FINISHED    /* returned from its kernel */
 };
 
+/* A core's request log (reqlog.c): bsp_put, bsp_get and bsp_send recorded
+ * in C since the last drain into the engine. malloc'ed, owned by the core. */
+struct ebsp_reqlog {
+    unsigned char *buf;
+    size_t used, cap;
+};
+
 /* One emulated core. C-allocated: Go never owns it. */
 struct ebsp_core {
     int pid;
@@ -37,6 +44,8 @@ struct ebsp_core {
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
     int requests_pending;    /* recorded a request this superstep (bsp_put, bsp_send, ...) */
     int queue_pending;       /* may hold messages that the next bsp_sync must drop */
+    int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
+    struct ebsp_reqlog reqlog;
     pthread_t thread;
 };
 

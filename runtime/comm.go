@@ -95,6 +95,7 @@ func (m *Machine) startComm() {
 	mc.hostQ.clear()
 	for _, c := range m.cores {
 		c.comm.resetRun(mc.hostTag)
+		c.mirrorTagsize()
 		if c.pid < len(mc.down) {
 			mc.down[c.pid].deliver(&c.comm.queue)
 		}

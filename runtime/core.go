@@ -14,6 +14,7 @@ type Core struct {
 	begun     bool
 	ended     bool
 	comm      commState // registrations, requests, queues (exchange.go)
+	tagMirror *int32    // C copy of comm.tagsize, or nil (reqlog.go)
 }
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }

@@ -187,6 +187,7 @@ func (c *Core) syncPhaseB() {
 	if c.comm.newTag >= 0 {
 		c.comm.tagsize = c.comm.newTag
 		c.comm.newTag = -1
+		c.mirrorTagsize()
 	}
 }
 

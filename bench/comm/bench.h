@@ -13,6 +13,6 @@ struct bench_params {
     int only_put_call;  /* measure only the bsp_put call cost */
 };
 
-enum { R_SYNC, R_PUT_G, R_HPPUT_G, R_PUT_BLOCK, R_HPPUT_BLOCK, R_SEND, R_PUT_CALL, BENCH_RESULTS };
+enum { R_SYNC, R_PUT_G, R_HPPUT_G, R_PUT_BLOCK, R_HPPUT_BLOCK, R_SEND, R_PUT_CALL, R_PUT_CALL_BATCH, BENCH_RESULTS };
 
 #endif

@@ -1,0 +1,148 @@
+/*
+ * Recording of bsp_put, bsp_get and bsp_send in C (see reqlog.h). Only the
+ * mechanics live here: what a request means is decided by the engine when
+ * it drains the log.
+ */
+#include "reqlog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A payload this large costs more to copy twice (log, then the engine's
+ * packed block) than a direct call into Go costs (bench/comm). */
+enum { INLINE_MAX = 4096 };
+/* The log starts this big and doubles. */
+enum { LOG_MIN = 4096 };
+/* A log this full is drained rather than grown: it stays in cache, and a
+ * kernel that never syncs meets the engine's memory limit (EBSP_COMM_LIMIT_MB). */
+enum { DRAIN_AT = 256 << 10 };
+
+_Static_assert(sizeof(struct reqlog_entry) == 32, "layout shared with runtime/reqlog.go");
+_Static_assert(offsetof(struct reqlog_entry, variable) == 16, "layout shared with runtime/reqlog.go");
+_Static_assert(offsetof(struct reqlog_entry, dst) == 24, "layout shared with runtime/reqlog.go");
+
+static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* The C library's memcpy, out of line. */
+static void *(*const volatile copy_large)(void *, const void *, size_t) = memcpy;
+
+/* memcpy for the log: small sizes (the common 4- and 8-byte words) with
+ * fixed-size moves, since gcc otherwise inlines a variable memcpy into the
+ * aligned log as `rep movsq`, which costs ~40 ns per call here. */
+static inline void copy_in(unsigned char *dst, const void *src, size_t n)
+{
+    const unsigned char *s = src;
+    if (n >= 8 && n <= 16) {
+        memcpy(dst, s, 8);
+        memcpy(dst + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(dst, s, 4);
+        memcpy(dst + n - 4, s + n - 4, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = s[i];
+    } else {
+        copy_large(dst, s, n);
+    }
+}
+
+void reqlog_drain(struct ebsp_core *self)
+{
+    struct ebsp_reqlog *log = &self->reqlog;
+    if (log->used == 0)
+        return;
+    if (!sched_stopped())
+        goDrainLog(self->pid, log->buf, log->used);
+    log->used = 0;
+}
+
+/* Makes room for size more bytes: drains a full log, else grows it. */
+__attribute__((noinline)) static int make_room(struct ebsp_core *self, size_t size)
+{
+    struct ebsp_reqlog *log = &self->reqlog;
+    if (log->used > 0 && log->used + size > DRAIN_AT) {
+        reqlog_drain(self);
+        if (sched_stopped())
+            return 0;
+        if (size <= log->cap)
+            return 1;
+    }
+    size_t cap = log->cap ? log->cap : LOG_MIN;
+    while (cap < log->used + size)
+        cap *= 2;
+    unsigned char *buf = realloc(log->buf, cap);
+    if (!buf)
+        return 0;
+    log->buf = buf;
+    log->cap = cap;
+    return 1;
+}
+
+/* A new entry with room for inline bytes after it, or NULL. */
+static inline struct reqlog_entry *append(struct ebsp_core *self, uint32_t kind, size_t inline_bytes)
+{
+    struct ebsp_reqlog *log = &self->reqlog;
+    size_t size = sizeof(struct reqlog_entry) + pad8(inline_bytes);
+    if (log->used + size > log->cap && !make_room(self, size))
+        return NULL;
+    struct reqlog_entry *e = (struct reqlog_entry *)(log->buf + log->used);
+    log->used += size;
+    e->kind = kind;
+    return e;
+}
+
+int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    if (nbytes < 0 || nbytes >= INLINE_MAX || (!src && nbytes > 0))
+        return 0;
+    struct reqlog_entry *e = append(self, REQ_PUT, (size_t)nbytes);
+    if (!e)
+        return 0;
+    e->pid = pid;
+    e->offset = offset;
+    e->nbytes = nbytes;
+    e->variable = dst;
+    e->dst = NULL;
+    copy_in((unsigned char *)(e + 1), src, (size_t)nbytes);
+    return 1;
+}
+
+int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    struct reqlog_entry *e = append(self, REQ_GET, 0);
+    if (!e)
+        return 0;
+    e->pid = pid;
+    e->offset = offset;
+    e->nbytes = nbytes;
+    e->variable = (void *)src;
+    e->dst = dst;
+    return 1;
+}
+
+int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    int tagsize = self->tagsize;
+    if (nbytes < 0 || nbytes >= INLINE_MAX - tagsize || (!tag && tagsize > 0) || (!payload && nbytes > 0))
+        return 0;
+    struct reqlog_entry *e = append(self, REQ_SEND, (size_t)tagsize + (size_t)nbytes);
+    if (!e)
+        return 0;
+    e->pid = pid;
+    e->offset = tagsize;
+    e->nbytes = nbytes;
+    e->variable = NULL;
+    e->dst = NULL;
+    unsigned char *data = (unsigned char *)(e + 1);
+    copy_in(data, tag, (size_t)tagsize);
+    copy_in(data + tagsize, payload, (size_t)nbytes);
+    return 1;
+}
+
+void reqlog_free_all(struct ebsp_core *cores, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(cores[i].reqlog.buf);
+        cores[i].reqlog = (struct ebsp_reqlog){0};
+    }
+}
