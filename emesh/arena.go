@@ -19,7 +19,7 @@ const Align = 8
 type Arena struct {
 	mu   sync.Mutex
 	mem  []byte
-	free []span     // free spans, sorted by offset, never adjacent
+	free []span      // free spans, sorted by offset, never adjacent
 	used map[int]int // offset of each allocated block -> its size
 }
 
