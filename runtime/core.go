@@ -13,6 +13,7 @@ type Core struct {
 	superstep atomic.Int32
 	begun     bool
 	ended     bool
+	streams   map[int]*openStream // streams this core has open, by id
 }
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid} }
@@ -21,6 +22,7 @@ func (c *Core) reset() {
 	c.superstep.Store(0)
 	c.begun = false
 	c.ended = false
+	c.streams = nil
 }
 
 // Pid is the core's processor id.
