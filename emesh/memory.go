@@ -75,8 +75,8 @@ func sizeFromEnv(name string, def, lo, hi int) (int, error) {
 
 // ParseSize reads a byte count: decimal, 0x-hex, or with a K or M suffix
 // (binary units), e.g. "32768", "0x8000", "32K", "32M".
-func ParseSize(s string) (int, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
+func ParseSize(text string) (int, error) {
+	s := strings.ToUpper(strings.TrimSpace(text))
 	mult := 1
 	switch {
 	case strings.HasSuffix(s, "K"), strings.HasSuffix(s, "KB"), strings.HasSuffix(s, "KIB"):
@@ -86,7 +86,7 @@ func ParseSize(s string) (int, error) {
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, 64)
 	if err != nil || n < 0 || n > 1<<40 {
-		return 0, fmt.Errorf("%q is not a size in bytes (e.g. 32768, 0x8000, 32K, 32M)", s)
+		return 0, fmt.Errorf("%q is not a size in bytes (e.g. 32768, 0x8000, 32K, 32M)", text)
 	}
 	return int(n) * mult, nil
 }

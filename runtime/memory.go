@@ -113,16 +113,23 @@ func (c *Core) Free(p unsafe.Pointer) *Error {
 		return c.errorf(call, "NULL pointer")
 	}
 	if owner, ok := mem.LocalOwner(p, 0); ok {
+		local := mem.Local(owner)
+		off, _ := local.Offset(p)
 		if owner != c.pid {
-			return c.errorf(call, "%p lies in the local memory of core %02d; a core frees only its own", p, owner)
+			return c.errorf(call, "local memory offset %#x of core %02d: a core frees only its own blocks", off, owner)
 		}
-		if off, _ := mem.Local(c.pid).Offset(p); mem.Local(c.pid).Free(off) {
-			return nil
+		if !local.Free(off) {
+			return c.errorf(call, "local memory offset %#x is not a block (never allocated, or freed already)", off)
 		}
-	} else if off, ok := mem.Ext().Offset(p); ok && mem.Ext().Free(off) {
 		return nil
 	}
-	return c.errorf(call, "%p is not a block from ebsp_malloc or ebsp_ext_malloc, or was freed already", p)
+	if off, ok := mem.Ext().Offset(p); ok {
+		if !mem.Ext().Free(off) {
+			return c.errorf(call, "external memory offset %#x is not a block (never allocated, or freed already)", off)
+		}
+		return nil
+	}
+	return c.errorf(call, "%p is in neither local nor external memory; it did not come from ebsp_malloc or ebsp_ext_malloc", p)
 }
 
 // LocalAddress turns an offset into this core's local memory (as the host
@@ -173,15 +180,16 @@ func (m *Machine) HostAddress(call string, pid int, value int64, ptr unsafe.Poin
 		return nil, fmt.Errorf("%s: offset %#x is beyond core %02d's %#x bytes of local memory", call, value, pid, local.Size())
 	}
 	if owner, ok := mem.LocalOwner(ptr, 0); ok {
+		off, _ := mem.Local(owner).Offset(ptr)
 		if owner != pid {
-			return nil, fmt.Errorf("%s: address %p lies in the local memory of core %02d, not of core %02d", call, ptr, owner, pid)
+			return nil, fmt.Errorf("%s: the address lies in the local memory of core %02d (offset %#x), not of core %02d", call, owner, off, pid)
 		}
 		if !local.Contains(ptr, n) {
-			return nil, fmt.Errorf("%s: %d bytes at %p run past the end of core %02d's local memory", call, n, ptr, pid)
+			return nil, fmt.Errorf("%s: %d bytes at local memory offset %#x run past the end of core %02d's local memory", call, n, off, pid)
 		}
 	}
-	if _, ok := mem.Ext().Offset(ptr); ok && !mem.Ext().Contains(ptr, n) {
-		return nil, fmt.Errorf("%s: %d bytes at %p run past the end of external memory", call, n, ptr)
+	if off, ok := mem.Ext().Offset(ptr); ok && !mem.Ext().Contains(ptr, n) {
+		return nil, fmt.Errorf("%s: %d bytes at external memory offset %#x run past its end (%#x bytes)", call, n, off, mem.Ext().Size())
 	}
 	return ptr, nil
 }

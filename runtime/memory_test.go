@@ -40,7 +40,7 @@ func TestMallocLimits(t *testing.T) {
 		err := c.Free(q)
 		require.NotNil(t, err)
 		assert.Contains(t, err.Error(), "BSP ERROR: ebsp_free: ")
-		assert.Contains(t, err.Error(), "was freed already (superstep 0)")
+		assert.Equal(t, "local memory offset 0x2000 is not a block (never allocated, or freed already)", err.What)
 		e := c.ExtMalloc(1 << 20)
 		require.NotNil(t, e)
 		assert.Nil(t, c.Free(e))
@@ -61,7 +61,7 @@ func TestFreeOtherCoresMemory(t *testing.T) {
 		}
 		err := c.Free(other)
 		require.NotNil(t, err)
-		assert.Contains(t, err.What, "lies in the local memory of core 01; a core frees only its own")
+		assert.Equal(t, "local memory offset 0x10 of core 01: a core frees only its own blocks", err.What)
 		assert.Equal(t, "NULL pointer", c.Free(nil).What)
 	})
 }
@@ -89,10 +89,10 @@ func TestHostAddress(t *testing.T) {
 		return err
 	}
 	assert.NoError(t, pointer(0, unsafe.Add(mem.Local(0).Base(), 8), 64))
-	assert.ErrorContains(t, pointer(1, unsafe.Add(mem.Local(0).Base(), 8), 64), "lies in the local memory of core 00, not of core 01")
-	assert.ErrorContains(t, pointer(0, unsafe.Add(mem.Local(0).Base(), 0x7ff0), 64), "run past the end of core 00's local memory")
+	assert.ErrorContains(t, pointer(1, unsafe.Add(mem.Local(0).Base(), 8), 64), "the address lies in the local memory of core 00 (offset 0x8), not of core 01")
+	assert.ErrorContains(t, pointer(0, unsafe.Add(mem.Local(0).Base(), 0x7ff0), 64), "64 bytes at local memory offset 0x7ff0 run past the end of core 00's local memory")
 	assert.NoError(t, pointer(0, mem.Ext().At(64), 64))
-	assert.ErrorContains(t, pointer(0, mem.Ext().At(mem.Ext().Size()-8), 64), "run past the end of external memory")
+	assert.ErrorContains(t, pointer(0, mem.Ext().At(mem.Ext().Size()-8), 64), "64 bytes at external memory offset 0x1fffff8 run past its end (0x2000000 bytes)")
 	host := make([]byte, 64)
 	assert.NoError(t, pointer(1, unsafe.Pointer(&host[0]), 64), "a host pointer (a kernel global) is accepted")
 
