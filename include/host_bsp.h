@@ -386,7 +386,10 @@ int ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int ch
  * (deprecated).
  *
  * src_core_id  pid of the only core that will write the stream.
- * nbytes       the most data, in bytes, the core may send up.
+ * nbytes       the most data, in bytes, the core may send up, counted in
+ *              chunks of chunksize: the stream's area has an 8-byte header
+ *              for each such chunk, so chunks sent smaller (see
+ *              ebsp_set_up_chunk_size()) fit fewer data bytes in all.
  * chunksize    size in bytes of the largest chunk the core may send.
  *
  * The stream gets the next number in that core's numbering (see
