@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo test test-go test-c test-purego test-python bench install clean vet
+.PHONY: all lib demo test test-go test-c test-purego test-python bench bench-stream install clean vet
 
 all: lib
 
@@ -49,6 +49,10 @@ test-python: lib
 bench: lib
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./gotests/...
 
+# Stream throughput (MB/s down and up, with and without preload).
+bench-stream: lib
+	$(MAKE) -C bench/stream run
+
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
@@ -60,3 +64,5 @@ install: lib
 clean:
 	rm -rf lib
 	$(MAKE) -C examples/hello clean
+	$(MAKE) -C examples/stream_dot clean
+	$(MAKE) -C bench/stream clean

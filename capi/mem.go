@@ -65,6 +65,16 @@ func goDmaPush(pid C.int, dst, src unsafe.Pointer, n C.size_t, slot *unsafe.Poin
 	return C.uint(dma.Push(dst, src, int(n)))
 }
 
+// goDmaHelp lets a core about to wait for ticket copy the queued transfers
+// itself (see emesh.DMA.Help); it never blocks.
+//
+//export goDmaHelp
+func goDmaHelp(pid C.int, ticket C.uint) {
+	if c := coreOf(pid); c != nil {
+		c.DMA().Help(uint32(ticket))
+	}
+}
+
 // goHostCopy is ebsp_write (toCore != 0) and ebsp_read: value and ptr are
 // the core-side address as a number and as a pointer (see
 // runtime.Machine.HostAddress), buf the host's buffer.

@@ -21,16 +21,18 @@ struct stream_result {
     void *slot;
 };
 
-/* Blocks until DMA ticket is complete on the engine whose completion slot
- * (emesh.DMASlot) is slot: sched_yield a few times, then futex sleep.
- * Returns at once for ticket 0 or a NULL slot. */
-void mem_dma_wait(void *slot, unsigned int ticket);
+/* Blocks until DMA ticket of core pid is complete; slot is the engine's
+ * completion word (emesh.DMASlot). Copies queued transfers itself first
+ * when the engine has not started them (goDmaHelp), then sched_yield a few
+ * times, then futex sleep. Returns at once for ticket 0 or a NULL slot. */
+void mem_dma_wait(int pid, void *slot, unsigned int ticket);
 
 /* ---- Go exports (capi/mem.go) ---- */
 extern void *goMalloc(int pid, unsigned int nbytes);
 extern void *goExtMalloc(int pid, unsigned int nbytes);
 extern void goFree(int pid, void *ptr);
 extern void *goLocalAddress(int pid, unsigned int offset);
+extern void goDmaHelp(int pid, unsigned int ticket);
 extern unsigned int goDmaPush(int pid, void *dst, void *src, size_t nbytes, void **slot);
 extern int goHostCopy(int pid, long long value, void *ptr, void *buf, int nbytes, int to_core);
 

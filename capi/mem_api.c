@@ -32,11 +32,12 @@ static int ticket_done(unsigned int done, unsigned int ticket)
     return (int)(done - ticket) >= 0;
 }
 
-void mem_dma_wait(void *slot_ptr, unsigned int ticket)
+void mem_dma_wait(int pid, void *slot_ptr, unsigned int ticket)
 {
     struct dma_slot *slot = slot_ptr;
-    if (!slot || ticket == 0)
+    if (!slot || ticket == 0 || ticket_done(atomic_load(&slot->done), ticket))
         return;
+    goDmaHelp(pid, ticket); /* does work, never blocks */
     for (int i = 0;; i++) {
         unsigned int done = atomic_load(&slot->done);
         if (ticket_done(done, ticket))
@@ -107,6 +108,6 @@ void ebsp_dma_wait(ebsp_dma_handle *desc)
 {
     if (!desc || desc->ticket == 0)
         return;
-    mem_dma_wait(desc->reserved[0], desc->ticket);
+    mem_dma_wait(desc->core, desc->reserved[0], desc->ticket);
     sched_leave_if_stopped();
 }

@@ -16,7 +16,8 @@
  * run was stopped meanwhile (by another core). */
 static void settle(const struct stream_result *r)
 {
-    mem_dma_wait(r->slot, r->ticket);
+    if (ebsp_self)
+        mem_dma_wait(ebsp_self->pid, r->slot, r->ticket);
     sched_leave_if_stopped();
 }
 
@@ -27,7 +28,7 @@ static void close_stream(char *call, int id, int api)
     if (!self)
         return;
     if (goStreamClose(self->pid, call, id, api, &r)) {
-        mem_dma_wait(r.slot, r.ticket);
+        mem_dma_wait(self->pid, r.slot, r.ticket);
         goStreamRelease(self->pid, id, api);
     }
     sched_leave_if_stopped();

@@ -28,6 +28,7 @@ type DMA struct {
 	mu     sync.Mutex
 	cond   *sync.Cond // signalled when Done advances, for Go-side waiters
 	queue  []transfer
+	busy   bool // a transfer is being copied (by the worker or a helper)
 	issued uint32
 	wake   chan struct{}
 	stop   chan struct{}
@@ -71,6 +72,26 @@ func (d *DMA) Slot() unsafe.Pointer { return unsafe.Pointer(d.slot) }
 // Synchronous reports whether transfers finish inside Push.
 func (d *DMA) Synchronous() bool { return d.sync }
 
+// PushNow is Push for a transfer the caller waits for at once: it is
+// queued without waking the worker and carried out by the calling thread
+// after those queued before it (see Help). Unless the worker is busy with
+// an earlier transfer, it is complete on return.
+func (d *DMA) PushNow(dst, src unsafe.Pointer, n int) uint32 {
+	if d.sync {
+		return d.Push(dst, src, n)
+	}
+	d.mu.Lock()
+	d.issued++
+	if d.issued == 0 {
+		d.issued = 1
+	}
+	t := d.issued
+	d.queue = append(d.queue, transfer{dst: dst, src: src, n: n, ticket: t})
+	d.mu.Unlock()
+	d.Help(t)
+	return t
+}
+
 // Push queues a copy of n bytes from src to dst and returns its ticket
 // (never 0: 0 means "no transfer" in a DMA handle). Only the owning core
 // pushes, so tickets complete in the order they are issued.
@@ -94,6 +115,10 @@ func (d *DMA) Push(dst, src unsafe.Pointer, n int) uint32 {
 // enqueue adds t to the queue and wakes the worker; d.mu is held.
 func (d *DMA) enqueue(t transfer) {
 	d.queue = append(d.queue, t)
+	d.poke()
+}
+
+func (d *DMA) poke() {
 	select {
 	case d.wake <- struct{}{}:
 	default:
@@ -151,22 +176,48 @@ func (d *DMA) work() {
 		case <-d.stop:
 			return
 		}
-		for {
-			d.mu.Lock()
-			if len(d.queue) == 0 {
-				d.mu.Unlock()
-				break
-			}
-			t := d.queue[0]
-			d.queue = d.queue[1:]
-			hold := d.hold
-			d.mu.Unlock()
-			if hold != nil {
-				<-hold
-			}
-			d.complete(t)
+		for d.runOne(nil, 0) {
 		}
 	}
+}
+
+// Help is what a core does instead of sleeping when it must wait for
+// ticket: it carries out the queued transfers up to ticket itself, in
+// order, unless the worker is busy copying one (then the core waits for it
+// as usual). The transfers stay asynchronous — they progress while the
+// core computes — but a core that waits does not also pay for waking the
+// worker goroutine (tens of microseconds on a loaded machine).
+func (d *DMA) Help(ticket uint32) {
+	for !d.Done(ticket) && d.runOne(&ticket, ticket) {
+	}
+}
+
+// runOne copies the next queued transfer unless another one is being
+// copied or the queue is empty (or, for a helper, ticket is done); it
+// reports whether it copied one. One copy at a time keeps completion in
+// order.
+func (d *DMA) runOne(helping *uint32, ticket uint32) bool {
+	d.mu.Lock()
+	if d.busy || len(d.queue) == 0 || (helping != nil && d.Done(ticket)) {
+		d.mu.Unlock()
+		return false
+	}
+	d.busy = true
+	t := d.queue[0]
+	d.queue = d.queue[1:]
+	hold := d.hold
+	d.mu.Unlock()
+	if hold != nil && helping == nil {
+		<-hold
+	}
+	d.complete(t)
+	d.mu.Lock()
+	d.busy = false
+	if helping != nil && len(d.queue) > 0 {
+		d.poke() // the worker may have skipped these while we were busy
+	}
+	d.mu.Unlock()
+	return true
 }
 
 // complete copies t and publishes its ticket, waking C and Go waiters.

@@ -2,6 +2,7 @@ package emesh
 
 import (
 	"bytes"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -97,4 +98,36 @@ func TestDrainAndClose(t *testing.T) {
 		assert.True(t, m.DMA(pid).Done(m.DMA(pid).Issued()))
 	}
 	m.Close()
+}
+
+// TestDMAHelp: a waiting core copies the queued transfers up to its ticket
+// itself, in order, and leaves the later ones queued.
+func TestDMAHelp(t *testing.T) {
+	m := newTestMemory(t, 1, DefaultMemoryConfig)
+	d := &DMA{slot: &DMASlot{}, wake: make(chan struct{}, 1)} // no worker goroutine
+	d.cond = sync.NewCond(&d.mu)
+	fill(m.Ext().At(0), 64, 9)
+	t1 := d.Push(m.Ext().At(64), m.Ext().At(0), 64)
+	t2 := d.Push(m.Ext().At(128), m.Ext().At(64), 64)
+	t3 := d.Push(m.Ext().At(192), m.Ext().At(128), 64)
+	assert.False(t, d.Done(t1))
+	d.Help(t2)
+	assert.True(t, d.Done(t2))
+	assert.False(t, d.Done(t3), "transfers after the ticket stay queued")
+	assert.Equal(t, view(m.Ext().At(0), 64), view(m.Ext().At(128), 64))
+	assert.Equal(t, make([]byte, 64), view(m.Ext().At(192), 64))
+	d.Help(t3)
+	assert.Equal(t, view(m.Ext().At(0), 64), view(m.Ext().At(192), 64))
+}
+
+func TestDMAPushNow(t *testing.T) {
+	m := newTestMemory(t, 1, DefaultMemoryConfig)
+	d := m.DMA(0)
+	fill(m.Ext().At(0), 256, 4)
+	for i := 0; i < 20; i++ {
+		d.Push(m.Ext().At(256*(i+1)), m.Ext().At(256*i), 256)
+	}
+	ticket := d.PushNow(m.Ext().At(256*22), m.Ext().At(256*20), 256)
+	d.Wait(ticket)
+	assert.Equal(t, view(m.Ext().At(0), 256), view(m.Ext().At(256*22), 256), "after the transfers queued before it")
 }

@@ -142,7 +142,7 @@ func (c *Core) StreamOpen(call string, id int, api StreamAPI) (Move, *Error) {
 	c.streams[s.id] = o
 	if o.dir != movingUp {
 		if size := s.nextSize(0); size > 0 && size <= s.tokenSize {
-			o.pending = c.fetch(o, 0, size)
+			o.pending = c.fetch(o, 0, size, false)
 		}
 	}
 	return Move{Buffer: buf, Size: s.tokenSize}, nil
@@ -154,9 +154,14 @@ func (c *Core) releaseOwnership(s *Stream) {
 	c.m.memory.streamMu.Unlock()
 }
 
-// fetch starts copying the token at the cursor into token buffer buf.
-func (c *Core) fetch(o *openStream, buf, size int) *fetch {
-	t := c.DMA().Push(o.bufs[buf], o.s.token(o.cursor), size)
+// fetch starts copying the token at the cursor into token buffer buf;
+// now says the core waits for it at once.
+func (c *Core) fetch(o *openStream, buf, size int, now bool) *fetch {
+	push := c.DMA().Push
+	if now {
+		push = c.DMA().PushNow
+	}
+	t := push(o.bufs[buf], o.s.token(o.cursor), size)
 	o.last = t
 	return &fetch{buf: buf, size: size, ticket: t}
 }
@@ -190,13 +195,13 @@ func (c *Core) StreamMoveDown(call string, id int, api StreamAPI, preload bool) 
 	}
 	got := o.pending
 	if got == nil {
-		got = c.fetch(o, len(o.bufs)-1, size)
+		got = c.fetch(o, len(o.bufs)-1, size, true)
 	}
 	o.pending = nil
 	o.cursor += headerSize + size
 	if preload && c.ensureSecondBuffer(o) {
 		if next, err := c.tokenAfter(call, o); err == nil && next > 0 {
-			o.pending = c.fetch(o, 1-got.buf, next)
+			o.pending = c.fetch(o, 1-got.buf, next, false)
 		}
 	}
 	return Move{Buffer: o.bufs[got.buf], Size: got.size, Wait: got.ticket}, nil
@@ -242,7 +247,11 @@ func (c *Core) StreamMoveUp(call string, id int, api StreamAPI, data unsafe.Poin
 	o.pending = nil
 	s.setNext(o.cursor, n)
 	s.setHeader(o.cursor+headerSize+n, n, 0)
-	t := c.DMA().Push(s.token(o.cursor), data, n)
+	push := c.DMA().Push
+	if wait {
+		push = c.DMA().PushNow
+	}
+	t := push(s.token(o.cursor), data, n)
 	o.cursor += headerSize + n
 	previous := o.lastUp
 	o.lastUp, o.last = t, t
