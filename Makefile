@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm install clean vet
+.PHONY: all lib demo test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream install clean vet
 
 all: lib
 
@@ -78,7 +78,7 @@ test-purego: lib
 test-python: lib
 	python3 python/test_ebsp.py
 
-bench: bench-core bench-comm
+bench: bench-core bench-comm bench-stream
 
 bench-core: lib
 	$(MAKE) -s -C bench/core run
@@ -86,6 +86,10 @@ bench-core: lib
 # The communication engine at 2, 16 and 64 cores.
 bench-comm: lib
 	$(MAKE) -s -C bench/comm run
+
+# Stream throughput (MB/s down and up, with and without preload).
+bench-stream: lib
+	$(MAKE) -C bench/stream run
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -102,3 +106,5 @@ clean:
 	$(MAKE) -C examples/matvec clean
 	$(MAKE) -C bench/core clean
 	$(MAKE) -C bench/comm clean
+	$(MAKE) -C examples/stream_dot clean
+	$(MAKE) -C bench/stream clean

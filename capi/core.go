@@ -29,6 +29,12 @@ func fail(err *runtime.Error) {
 	C.sched_stop()
 }
 
+// warn reports a recoverable misuse on a core, printed as fail prints it;
+// the run goes on and the call returns its failure value.
+func warn(err *runtime.Error) {
+	coreLine(err.Pid, err.Error())
+}
+
 //export goCoreBegin
 func goCoreBegin(pid C.int) C.int {
 	c := coreOf(pid)

@@ -14,9 +14,10 @@
  * their globals are shared by all cores.)
  *
  * The emulated machine: 16 cores (a 4x4 mesh) unless EBSP_MESH=RxC selects
- * another shape (at least up to 32x32); 32 KiB of local memory per core;
- * 32 MiB of external memory shared by all cores; one DMA engine per core; a
- * 600 MHz core clock.
+ * another shape (at least up to 32x32); 32 KiB of local memory per core
+ * (EBSP_LOCAL_MEM changes it); 32 MiB of external memory shared by all
+ * cores (EBSP_EXT_MEM changes it); one DMA engine per core (EBSP_DMA_SYNC=1
+ * makes its transfers synchronous); a 600 MHz core clock.
  *
  * Differences from the board are stated with each call.  The main ones:
  *   - kernel code, globals and stack live in host memory, not in the core's
@@ -443,24 +444,56 @@ void bsp_abort(const char *format, ...) EBSP_PRINTF_LIKE(1, 2);
  *
  * nbytes  number of bytes wanted.
  *
- * Returns a pointer to the block, or NULL when it does not fit.  The block
- * comes from the core's emulated local memory (32 KiB unless the emulator is
- * configured otherwise), which stream buffers also use.  Free it with
+ * Returns a pointer to the block (aligned to 8 bytes), or NULL when it
+ * does not fit.  The block comes from the core's emulated local memory:
+ * 32 KiB (0x8000 bytes) unless the environment variable EBSP_LOCAL_MEM sets
+ * another size (e.g. EBSP_LOCAL_MEM=64K or 0x10000; 4 KiB to 1 MiB).  The
+ * token buffers of open streams come from the same memory.  Free it with
  * ebsp_free().
  *
- * Difference from the board: the kernel's code, globals and stack do not
- * take room in the emulated local memory, so more of it is available.
+ * Difference from the board: the kernel's code, globals and stack live in
+ * host memory and do not take room in the emulated local memory, so all of
+ * it is free for ebsp_malloc() and stream buffers (a 0x8000-byte request
+ * succeeds on an empty local memory, 0x9000 bytes never do).
+ *
+ * Each ebsp_spmd() starts with the whole local memory free: blocks do not
+ * outlive a run (on the board, starting a kernel resets local memory too).
+ * The bytes themselves are kept, so data the host wrote with ebsp_write()
+ * before the run is there for the kernel.  A block's offset in local
+ * memory (its address minus ebsp_local_address(0)) is what the host passes
+ * to ebsp_write() and ebsp_read() to reach it.
  */
 void *ebsp_malloc(unsigned int nbytes);
+
+/*
+ * ebsp_local_address -- pointer to a place in this core's local memory
+ * (libebsp extension).
+ *
+ * offset  byte offset into the core's local memory, below its size
+ *         (0x8000 by default).
+ *
+ * Returns the address of that byte, or NULL when offset is out of range.
+ * EBSP programs that use fixed local addresses (for example
+ * "int *data = (int *)0x5000;", where the host writes with
+ * ebsp_write(pid, src, 0x5000, size)) are adapted with one line:
+ *     int *data = ebsp_local_address(0x5000);
+ * The memory is not reserved: ebsp_malloc() and stream buffers may hand out
+ * the same bytes (they allocate from offset 0 upwards), so keep fixed
+ * offsets clear of what the kernel allocates, as on the board.
+ */
+void *ebsp_local_address(unsigned int offset);
 
 /*
  * ebsp_ext_malloc -- allocate from the external memory.
  *
  * nbytes  number of bytes wanted.
  *
- * Returns a pointer to the block, or NULL when it does not fit.  The block
- * comes from the emulated 32 MiB external memory shared by all cores (and
- * also used by streams).  Any core can access it; free it with ebsp_free().
+ * Returns a pointer to the block (aligned to 8 bytes), or NULL when it
+ * does not fit.  The block comes from the emulated external memory shared
+ * by all cores and the host (32 MiB unless EBSP_EXT_MEM sets another size,
+ * e.g. EBSP_EXT_MEM=64M; 64 KiB to 1 GiB), which also holds the streams.
+ * Any core can access it; free it with ebsp_free().  Blocks last until the
+ * host's bsp_end(), across runs.
  */
 void *ebsp_ext_malloc(unsigned int nbytes);
 
@@ -468,6 +501,10 @@ void *ebsp_ext_malloc(unsigned int nbytes);
  * ebsp_free -- free a block from ebsp_malloc() or ebsp_ext_malloc().
  *
  * ptr  the block; must not be NULL and must not have been freed already.
+ *
+ * Tells local from external memory by the address.  A NULL pointer, a
+ * pointer that is not a block, a block freed already or another core's
+ * local memory are reported as a BSP ERROR; the run goes on.
  */
 void ebsp_free(void *ptr);
 
@@ -518,6 +555,23 @@ void ebsp_dma_wait(ebsp_dma_handle *desc);
 
 /* ------------------------------------------------------------------------ */
 /* Streams                                                                   */
+/*                                                                           */
+/* A stream lives in external memory (see bsp_stream_create() in            */
+/* host_bsp.h); an open stream has a cursor, the place of the next token.   */
+/* The first move after opening decides the direction until the stream is  */
+/* closed: moving down reads tokens, moving up writes tokens at the cursor  */
+/* and ends the stream after the last one written (so a stream written up   */
+/* by one core can be read down by another, in the same or a later run).    */
+/* Streams stay until the host's bsp_end(); one left open when a run ends   */
+/* is closed by the library.                                                 */
+/*                                                                           */
+/* Misuse is reported as "$PP: BSP ERROR: <call>: <what> (superstep N)"     */
+/* naming the stream, the call returns its failure value (0) and the run    */
+/* goes on: opening a stream that does not exist or that is open already   */
+/* (on this or another core), moving up a stream being moved down or the   */
+/* other way round (or, in the deprecated API, using a down stream as an up */
+/* stream), using or closing a stream that is not open, and moving up a     */
+/* token larger than the stream's token size or than the room left.        */
 /* ------------------------------------------------------------------------ */
 
 /*
@@ -528,8 +582,8 @@ void ebsp_dma_wait(ebsp_dma_handle *desc);
  * stream_id  the stream's number: streams are numbered by the host in the
  *            order of bsp_stream_create(), from 0, the same on all cores.
  *
- * Returns nonzero on success, 0 on failure (no such stream, it is open on
- * another core already, or no local memory for its buffer).  A stream can
+ * Returns the stream's token size (nonzero) on success, 0 on failure (no
+ * such stream, it is open already, or no local memory for its buffer).  A stream can
  * be open on only one core at a time.  Opening starts fetching the first
  * token into a buffer in local memory.  Every successful open must be
  * paired with one bsp_stream_close().
@@ -577,8 +631,12 @@ int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload);
  * first.  With wait_for_completion zero, a core can fill a second buffer
  * while the first one is being written (double buffering).
  *
- * Returns the number of bytes written, or 0 on error (for example when the
- * stream has no room left).
+ * Returns the number of bytes written, or 0 on error.  The token is written
+ * at the cursor and the stream ends after it.  data_size may not exceed
+ * the stream's token size, and must fit in the room left: every token also
+ * takes an 8-byte header, and the stream's area was sized for
+ * stream_size bytes in tokens of token_size (so smaller tokens fit fewer
+ * data bytes in all).
  */
 int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size,
                        int wait_for_completion);

@@ -15,7 +15,9 @@
  *     shape; meshes of at least 32x32 cores are supported.
  *   - Every core has 32 KiB of local memory (offsets 0x0000-0x7fff for
  *     ebsp_write() and ebsp_read()); all cores share 32 MiB of external
- *     memory.
+ *     memory.  EBSP_LOCAL_MEM and EBSP_EXT_MEM set other sizes in bytes
+ *     (e.g. EBSP_LOCAL_MEM=64K, EBSP_EXT_MEM=128M); EBSP_DMA_SYNC=1 makes
+ *     the cores' DMA transfers complete before ebsp_dma_push() returns.
  *   - Each core runs on its own thread with its own instance of the kernel,
  *     so kernel globals are private to a core, as on the board.
  *
@@ -264,7 +266,8 @@ int ebsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf);
  * them by that number with bsp_stream_open().  Call before ebsp_spmd().
  *
  * Returns a pointer to the stream's area in the emulated external memory,
- * or NULL on failure (bad sizes, external memory exhausted).  The area is a
+ * or NULL on failure (token size below 16, negative size, external memory
+ * exhausted, or called during ebsp_spmd()), printing "ebsp: ERROR: ...".  The area is a
  * chain of headers and tokens: before every token, and once after the last
  * one, there is an 8-byte header made of two ints, the size of the token
  * before it (0 at the start) and the size of the token after it (0 at the
@@ -291,13 +294,25 @@ void *bsp_stream_create(int stream_size, int token_size, const void *initial_dat
  *       sent with ebsp_send_up()).
  * size  number of bytes to copy.
  *
- * Returns 1 on success, 0 on failure (bad pid, or a range that does not
- * fit in local memory).  Can be used before ebsp_spmd(), after it, and from
- * the callback set with ebsp_set_sync_callback().
+ * Returns 1 on success, 0 on failure, printing "ebsp: ERROR: ..." on
+ * stderr: a bad pid, a range running past the end of the local memory,
+ * or an offset from the local memory size up to 1 MiB (a core's address
+ * space on the Epiphany; no host pointer lies that low).  Can be used
+ * after bsp_begin(): before ebsp_spmd(), after it, and from the callback
+ * set with ebsp_set_sync_callback().  The local memory keeps its bytes
+ * between runs until bsp_end().
+ *
+ * Pointers: a pointer into this core's local memory (a block from
+ * ebsp_malloc()) or into external memory must lie wholly inside it; a
+ * pointer into another core's local memory is refused (the pid is wrong).
+ * Any other pointer is accepted as host memory, where kernel globals and
+ * stacks live in the emulator, so a kernel may hand up the address of a
+ * global; the library cannot check such a pointer further.
  *
  * Difference from the board: kernel code, globals and stack do not live in
  * the emulated local memory, so addresses of kernel variables must not be
- * hard-coded; pass them up from the core instead.
+ * hard-coded; pass them up from the core instead, or have the kernel use
+ * ebsp_local_address(offset) for the offsets the host writes to.
  */
 int ebsp_write(int pid, void *src, off_t dst, int size);
 
@@ -311,8 +326,9 @@ int ebsp_write(int pid, void *src, off_t dst, int size);
  * dst   host buffer receiving size bytes.
  * size  number of bytes to copy.
  *
- * Returns 1 on success, 0 on failure (bad pid or out-of-range address).
- * Can be used at the same times as ebsp_write().
+ * Returns 1 on success, 0 on failure (bad pid or out-of-range address,
+ * checked as for ebsp_write()).  Can be used at the same times as
+ * ebsp_write().
  */
 int ebsp_read(int pid, off_t src, void *dst, int size);
 
@@ -355,7 +371,8 @@ void ebsp_set_end_callback(void (*cb)(void));
  * dst_core_id  pid of the only core that will read the stream.
  * nbytes       size of the data in bytes.
  * chunksize    size in bytes of one chunk (token); the last chunk may be
- *              smaller.
+ *              smaller.  Any positive size is accepted (the 16-byte
+ *              minimum of bsp_stream_create() does not apply).
  *
  * Each core has its own numbering of the streams made for it with this call
  * and ebsp_create_up_stream(), starting at 0 in order of creation; the core
@@ -371,7 +388,10 @@ int ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int ch
  * (deprecated).
  *
  * src_core_id  pid of the only core that will write the stream.
- * nbytes       the most data, in bytes, the core may send up.
+ * nbytes       the most data, in bytes, the core may send up, counted in
+ *              chunks of chunksize: the stream's area has an 8-byte header
+ *              for each such chunk, so chunks sent smaller (see
+ *              ebsp_set_up_chunk_size()) fit fewer data bytes in all.
  * chunksize    size in bytes of the largest chunk the core may send.
  *
  * The stream gets the next number in that core's numbering (see

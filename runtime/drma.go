@@ -28,7 +28,7 @@ func (c *Core) target(call string, pid int, addr unsafe.Pointer, offset, nbytes 
 	if offset < 0 {
 		return 0, registration{}, c.errorf(call, "negative offset %d (core %02d)", offset, pid)
 	}
-	slot, ok := c.lookup(addr)
+	slot, ok := c.registeredSlot(addr)
 	if !ok {
 		return 0, registration{}, c.errorf(call, "the address is not a registered variable (core %02d, %d bytes at offset %d)", pid, nbytes, offset)
 	}
@@ -126,7 +126,7 @@ func (c *Core) DirectAddress(pid int, addr unsafe.Pointer) (unsafe.Pointer, *Err
 	if pid < 0 || pid >= len(c.m.cores) {
 		return nil, c.errorf("ebsp_get_direct_address", "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
 	}
-	slot, ok := c.lookup(addr)
+	slot, ok := c.registeredSlot(addr)
 	if !ok {
 		return nil, nil
 	}

@@ -49,6 +49,7 @@ type Machine struct {
 	runs       int
 	abort      *Abort
 	comm       machineComm // communication engine (comm.go)
+	memory     memoryState
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -125,6 +126,9 @@ func (m *Machine) Begin(nprocs int) (Kernel, error) {
 		return Kernel{}, fmt.Errorf("bsp_begin: %d cores requested; this %s mesh has 1..%d (set %s to change it)",
 			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
 	}
+	if err := m.beginMemory(nprocs); err != nil {
+		return Kernel{}, fmt.Errorf("bsp_begin: %w", err)
+	}
 	m.cores = make([]*Core, nprocs)
 	for pid := range m.cores {
 		m.cores[pid] = newCore(m, pid)
@@ -161,6 +165,7 @@ func (m *Machine) StartRun() error {
 	for _, c := range m.cores {
 		c.reset()
 	}
+	m.startRunMemory()
 	m.abort = nil
 	m.startComm()
 	m.runs++
@@ -170,6 +175,7 @@ func (m *Machine) StartRun() error {
 
 // FinishRun ends the run; it returns the abort of the run, if any.
 func (m *Machine) FinishRun() *Abort {
+	m.finishRunMemory()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.state = HostBegun
@@ -188,6 +194,7 @@ func (m *Machine) End() error {
 		return fmt.Errorf("bsp_end: called during a run")
 	}
 	m.releaseComm()
+	m.endMemory()
 	m.cores = nil
 	m.state = HostIdle
 	return nil

@@ -55,8 +55,8 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 	return nil
 }
 
-// lookup returns the slot of the newest registration of addr in force.
-func (c *Core) lookup(addr unsafe.Pointer) (int, bool) {
+// registeredSlot returns the slot of the newest registration of addr in force.
+func (c *Core) registeredSlot(addr unsafe.Pointer) (int, bool) {
 	cs := &c.comm
 	if cs.last.ok && cs.last.addr == addr {
 		return cs.last.slot, true

@@ -1,0 +1,110 @@
+package main
+
+/*
+#include "mem.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// Core-side memory calls (capi/mem_api.c) and the host's ebsp_write and
+// ebsp_read (capi/mem_host_api.c).
+
+//export goMalloc
+func goMalloc(pid C.int, n C.uint) unsafe.Pointer {
+	c := coreOf(pid)
+	if c == nil {
+		return nil
+	}
+	return c.Malloc(int(n))
+}
+
+//export goExtMalloc
+func goExtMalloc(pid C.int, n C.uint) unsafe.Pointer {
+	c := coreOf(pid)
+	if c == nil {
+		return nil
+	}
+	return c.ExtMalloc(int(n))
+}
+
+//export goFree
+func goFree(pid C.int, p unsafe.Pointer) {
+	c := coreOf(pid)
+	if c == nil {
+		return
+	}
+	if err := c.Free(p); err != nil {
+		warn(err)
+	}
+}
+
+//export goLocalAddress
+func goLocalAddress(pid C.int, off C.uint) unsafe.Pointer {
+	c := coreOf(pid)
+	if c == nil {
+		return nil
+	}
+	return c.LocalAddress(int(off))
+}
+
+// goDmaPush queues a transfer on the core's engine and returns its ticket
+// and, in *slot, the engine's completion word for ebsp_dma_wait. While the
+// run is stopping nothing is queued (ticket 0: nothing to wait for).
+//
+//export goDmaPush
+func goDmaPush(pid C.int, dst, src unsafe.Pointer, n C.size_t, slot *unsafe.Pointer) C.uint {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	dma := c.DMA()
+	*slot = dma.Slot()
+	return C.uint(dma.Push(dst, src, int(n)))
+}
+
+// goDmaHelp lets a core about to wait for ticket copy the queued transfers
+// itself (see emesh.DMA.Help); it never blocks.
+//
+//export goDmaHelp
+func goDmaHelp(pid C.int, ticket C.uint) {
+	if c := coreOf(pid); c != nil {
+		c.DMA().Help(uint32(ticket))
+	}
+}
+
+// goHostCopy is ebsp_write (toCore != 0) and ebsp_read: value and ptr are
+// the core-side address as a number and as a pointer (see
+// runtime.Machine.HostAddress), buf the host's buffer.
+//
+//export goHostCopy
+func goHostCopy(pid C.int, value C.longlong, ptr, buf unsafe.Pointer, n C.int, toCore C.int) C.int {
+	call := "ebsp_read"
+	if toCore != 0 {
+		call = "ebsp_write"
+	}
+	m := hostMachine(call)
+	if m == nil {
+		return 0
+	}
+	if buf == nil && n > 0 {
+		complain(call + ": the host buffer is NULL")
+		return 0
+	}
+	addr, err := m.HostAddress(call, int(pid), int64(value), ptr, int(n))
+	if err != nil {
+		complain(err.Error())
+		return 0
+	}
+	if n > 0 {
+		core, host := unsafe.Slice((*byte)(addr), int(n)), unsafe.Slice((*byte)(buf), int(n))
+		if toCore != 0 {
+			copy(core, host)
+		} else {
+			copy(host, core)
+		}
+	}
+	return 1
+}

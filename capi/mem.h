@@ -1,0 +1,52 @@
+/*
+ * Internal interface of the memory, DMA and stream calls: the Go exports
+ * they call (capi/mem.go, capi/stream.go) and the C-side DMA wait. Waits
+ * happen here in C, never inside a Go call.
+ */
+#ifndef EBSP_MEM_H
+#define EBSP_MEM_H
+
+#include <stddef.h>
+
+/* Which family of stream calls names a stream (runtime.StreamAPI). */
+enum stream_api { STREAM_CURRENT = 0, STREAM_LEGACY_DOWN = 1, STREAM_LEGACY_UP = 2 };
+
+/* What a Go stream call asks the C side to do: wait until DMA ticket
+ * `ticket` of the core's engine (completion slot `slot`) is complete, then
+ * hand `buffer` and `size` to the kernel. */
+struct stream_result {
+    void *buffer;
+    int size;
+    unsigned int ticket;
+    void *slot;
+};
+
+/* Blocks until DMA ticket of core pid is complete; slot is the engine's
+ * completion word (emesh.DMASlot). Copies queued transfers itself first
+ * when the engine has not started them (goDmaHelp), then sched_yield a few
+ * times, then futex sleep. Returns at once for ticket 0 or a NULL slot. */
+void mem_dma_wait(int pid, void *slot, unsigned int ticket);
+
+/* ---- Go exports (capi/mem.go) ---- */
+extern void *goMalloc(int pid, unsigned int nbytes);
+extern void *goExtMalloc(int pid, unsigned int nbytes);
+extern void goFree(int pid, void *ptr);
+extern void *goLocalAddress(int pid, unsigned int offset);
+extern void goDmaHelp(int pid, unsigned int ticket);
+extern unsigned int goDmaPush(int pid, void *dst, void *src, size_t nbytes, void **slot);
+extern int goHostCopy(int pid, long long value, void *ptr, void *buf, int nbytes, int to_core);
+
+/* ---- Go exports (capi/stream.go) ---- */
+extern void *goStreamCreate(int stream_size, int token_size, void *data);
+extern int goCreateDownStream(void *data, int pid, int nbytes, int chunksize);
+extern void *goCreateUpStream(int pid, int nbytes, int chunksize);
+extern int goStreamOpen(int pid, char *call, int id, int api, struct stream_result *res);
+extern int goStreamMoveDown(int pid, char *call, int id, int api, int preload, struct stream_result *res);
+extern int goStreamMoveUp(int pid, char *call, int id, int api, void *data, int nbytes, int wait, struct stream_result *res);
+extern int goStreamMoveChunkUp(int pid, char *call, int id, void *chunk, int prealloc, struct stream_result *res);
+extern void goStreamSeek(int pid, char *call, int id, int api, int delta);
+extern int goStreamClose(int pid, char *call, int id, int api, struct stream_result *res);
+extern void goStreamRelease(int pid, int id, int api);
+extern void goStreamSetUpChunkSize(int pid, char *call, int id, int nbytes);
+
+#endif

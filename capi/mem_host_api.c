@@ -1,0 +1,35 @@
+/*
+ * Host-side memory and stream calls: ebsp_write/ebsp_read and making
+ * streams. Written in C so host_bsp.h checks their prototypes; the work is
+ * done by the Go exports.
+ */
+#include "shim.h"
+#include "mem.h"
+
+#include <host_bsp.h>
+#include <stdint.h>
+
+int ebsp_write(int pid, void *src, off_t dst, int size)
+{
+    return goHostCopy(pid, (long long)dst, (void *)(uintptr_t)dst, src, size, 1);
+}
+
+int ebsp_read(int pid, off_t src, void *dst, int size)
+{
+    return goHostCopy(pid, (long long)src, (void *)(uintptr_t)src, dst, size, 0);
+}
+
+void *bsp_stream_create(int stream_size, int token_size, const void *initial_data)
+{
+    return goStreamCreate(stream_size, token_size, (void *)(uintptr_t)initial_data);
+}
+
+int ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int chunksize)
+{
+    return goCreateDownStream((void *)(uintptr_t)src, dst_core_id, nbytes, chunksize);
+}
+
+void *ebsp_create_up_stream(int src_core_id, int nbytes, int chunksize)
+{
+    return goCreateUpStream(src_core_id, nbytes, chunksize);
+}

@@ -1,0 +1,1 @@
+../dma_async/e_dma.c

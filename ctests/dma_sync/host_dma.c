@@ -1,0 +1,1 @@
+../dma_async/host_dma.c

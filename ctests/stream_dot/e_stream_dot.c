@@ -1,0 +1,1 @@
+../../examples/stream_dot/e_stream_dot.c

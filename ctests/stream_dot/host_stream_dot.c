@@ -1,0 +1,1 @@
+../../examples/stream_dot/host_stream_dot.c
