@@ -9,7 +9,7 @@
 #include <e_bsp.h>
 #include <string.h>
 
-enum { MAXP = 1024, WORDS = 4, MAXPAYLOAD = 9, ROUNDS = 3 };
+enum { MAXP = 1024, WORDS = 4, MAXPAYLOAD = 9, ROUNDS = 5 };
 
 typedef int block_t[WORDS];
 
@@ -38,12 +38,16 @@ static void fill(block_t b, int src, int dst, int round)
         b[i] = value(src, dst, round, i);
 }
 
-static void check_block(const char *what, block_t got, int src, int dst, int round)
+/* got is what the call `what` brought from core `from`; it must equal the
+ * block core src made for core dst with fill(..., salt). */
+static void check_block(const char *what, block_t got, int from, int src, int dst, int salt, int round)
 {
+    block_t want;
+    fill(want, src, dst, salt);
     for (int i = 0; i < WORDS; i++)
-        if (got[i] != value(src, dst, round, i))
+        if (got[i] != want[i])
             bsp_abort("stress: core %d, %s from core %d, offset %d (round %d): got %d, want %d",
-                      bsp_pid(), what, src, (int)(i * sizeof(int)), round, got[i], value(src, dst, round, i));
+                      bsp_pid(), what, from, (int)(i * sizeof(int)), round, got[i], want[i]);
 }
 
 static void put_and_send(int p, int s, int round)
@@ -113,7 +117,7 @@ int main(void)
         put_and_send(p, s, round);
         bsp_sync();
         for (int src = 0; src < p; src++)
-            check_block("put", inbox[src], src, s, round);
+            check_block("put", inbox[src], src, src, s, round, round);
         t.put_bytes += p * (int)sizeof(block_t);
         check_messages(p, s, round, &t);
 
@@ -124,7 +128,7 @@ int main(void)
         }
         bsp_sync();
         for (int src = 0; src < p; src++)
-            check_block("hpput", direct[src], src, s, round + ROUNDS);
+            check_block("hpput", direct[src], src, src, s, round + ROUNDS, round);
         t.hpput_bytes += p * (int)sizeof(block_t);
 
         /* from core src, the block core (s+src)%p hpput there */
@@ -132,7 +136,7 @@ int main(void)
             bsp_get(src, direct, ((s + src) % p) * (int)sizeof(block_t), pulled[src], sizeof(block_t));
         bsp_sync();
         for (int src = 0; src < p; src++)
-            check_block("get", pulled[src], (s + src) % p, src, round + ROUNDS);
+            check_block("get", pulled[src], src, (s + src) % p, src, round + ROUNDS, round);
         t.get_bytes += p * (int)sizeof(block_t);
     }
     int tag[2] = {s, 0};

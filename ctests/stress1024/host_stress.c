@@ -1,5 +1,5 @@
 /* 1024 cores in all-to-all bsp_put, bsp_send, bsp_hpput and bsp_get over
- * several rounds (see e_stress.c); the cores verify every byte and the
+ * five rounds (16 supersteps) (see e_stress.c); the cores verify every byte and the
  * host adds up what they verified. */
 #include <host_bsp.h>
 #include <stdio.h>
