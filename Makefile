@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream install clean vet
+.PHONY: all lib demo fuzz test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream install clean vet
 
 all: lib
 
@@ -65,6 +65,16 @@ test-install: lib
 		examples/hello/e_hello.c -o lib/install-test/bin/e_hello.elf
 	lib/install-test/bin/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 16
 	@echo "install test: ok"
+
+# Fuzz the communication engine, each target for FUZZTIME (not part of
+# make test: go test already runs the seed corpus). Inputs that fail are
+# saved under runtime/testdata/fuzz/ and become seeds.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := FuzzRegistrations FuzzMessages
+fuzz:
+	for f in $(FUZZ_TARGETS); do \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) ./runtime/ || exit 1; \
+	done
 
 test-go:
 	$(GO) test -race -count=1 ./runtime/... ./emesh/...

@@ -13,10 +13,18 @@ import (
 type arena struct {
 	mem  []byte
 	used int
+	// onHeap keeps the bytes on the Go heap instead, starting small: for
+	// data only Go reads (the packed blocks, one per destination core,
+	// where a 64 KiB mapping each would cost 1024*1024 mappings and 4 GiB
+	// of touched pages in an all-to-all on 1024 cores).
+	onHeap bool
 }
 
 // arenaMinBytes is the smallest mapping; it grows by doubling.
 const arenaMinBytes = 64 << 10
+
+// heapArenaMinBytes is the smallest Go heap arena.
+const heapArenaMinBytes = 64
 
 // errNoMemory reports that the operating system refused more memory.
 type errNoMemory struct{ want int }
@@ -33,8 +41,17 @@ func (a *arena) grow(n int) error {
 		return nil
 	}
 	size := max(arenaMinBytes, len(a.mem))
+	if a.onHeap {
+		size = max(heapArenaMinBytes, len(a.mem))
+	}
 	for size < need {
 		size *= 2
+	}
+	if a.onHeap {
+		mem := make([]byte, size)
+		copy(mem, a.mem[:a.used])
+		a.mem = mem
+		return nil
 	}
 	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
@@ -63,7 +80,7 @@ func (a *arena) reset() { a.used = 0 }
 
 // free returns the mapping to the system.
 func (a *arena) free() {
-	if a.mem != nil {
+	if a.mem != nil && !a.onHeap {
 		_ = syscall.Munmap(a.mem)
 	}
 	a.mem, a.used = nil, 0

@@ -77,7 +77,7 @@ func (c *Core) pack(call string, dst int, kind, a, b uint32, n int) ([]byte, *Er
 	}
 	blk := cs.out[dst]
 	if blk == nil {
-		blk = &outBlock{}
+		blk = &outBlock{arena: arena{onHeap: true}}
 		cs.out[dst] = blk
 	}
 	size := recHeader + pad8(n)
