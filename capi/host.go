@@ -114,6 +114,12 @@ func goHostBegin(nprocs C.int) C.int {
 	if m == nil {
 		return 0
 	}
+	memCfg, err := emesh.MemoryConfigFromEnv(cGetenv)
+	if err != nil {
+		complain("bsp_begin: " + err.Error())
+		return 0
+	}
+	m.SetMemoryConfig(memCfg)
 	kernel, err := m.Begin(int(nprocs))
 	if err != nil {
 		complain(err.Error())

@@ -38,17 +38,22 @@ type MemoryConfig struct {
 // DefaultMemoryConfig is the Parallella: 32 KiB per core, 32 MiB shared.
 var DefaultMemoryConfig = MemoryConfig{LocalSize: DefaultLocalSize, ExtSize: DefaultExtSize}
 
-// MemoryConfigFromEnv reads EBSP_LOCAL_MEM, EBSP_EXT_MEM and EBSP_DMA_SYNC.
-func MemoryConfigFromEnv() (MemoryConfig, error) {
+// MemoryConfigFromEnv reads EBSP_LOCAL_MEM, EBSP_EXT_MEM and EBSP_DMA_SYNC
+// through getenv (nil: os.Getenv; see MeshFromEnv for why the library
+// passes the C library's getenv).
+func MemoryConfigFromEnv(getenv func(string) string) (MemoryConfig, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	cfg := DefaultMemoryConfig
 	var err error
-	if cfg.LocalSize, err = sizeFromEnv(LocalMemEnv, DefaultLocalSize, MinLocalSize, MaxLocalSize); err != nil {
+	if cfg.LocalSize, err = sizeFromEnv(getenv(LocalMemEnv), LocalMemEnv, DefaultLocalSize, MinLocalSize, MaxLocalSize); err != nil {
 		return cfg, err
 	}
-	if cfg.ExtSize, err = sizeFromEnv(ExtMemEnv, DefaultExtSize, MinExtSize, MaxExtSize); err != nil {
+	if cfg.ExtSize, err = sizeFromEnv(getenv(ExtMemEnv), ExtMemEnv, DefaultExtSize, MinExtSize, MaxExtSize); err != nil {
 		return cfg, err
 	}
-	switch v := strings.TrimSpace(os.Getenv(DMASyncEnv)); v {
+	switch v := strings.TrimSpace(getenv(DMASyncEnv)); v {
 	case "", "0":
 	case "1":
 		cfg.DMASync = true
@@ -58,8 +63,7 @@ func MemoryConfigFromEnv() (MemoryConfig, error) {
 	return cfg, nil
 }
 
-func sizeFromEnv(name string, def, lo, hi int) (int, error) {
-	v := os.Getenv(name)
+func sizeFromEnv(v, name string, def, lo, hi int) (int, error) {
 	if v == "" {
 		return def, nil
 	}

@@ -81,18 +81,18 @@ func TestLocalOwner(t *testing.T) {
 }
 
 func TestMemoryConfigFromEnv(t *testing.T) {
-	cfg, err := MemoryConfigFromEnv()
+	cfg, err := MemoryConfigFromEnv(nil)
 	require.NoError(t, err)
 	assert.Equal(t, DefaultMemoryConfig, cfg)
 	t.Setenv(LocalMemEnv, "64K")
 	t.Setenv(ExtMemEnv, "0x100000")
 	t.Setenv(DMASyncEnv, "1")
-	cfg, err = MemoryConfigFromEnv()
+	cfg, err = MemoryConfigFromEnv(nil)
 	require.NoError(t, err)
 	assert.Equal(t, MemoryConfig{LocalSize: 64 << 10, ExtSize: 1 << 20, DMASync: true}, cfg)
 	for _, bad := range []string{"12", "lots", "2M", "0x8001"} {
 		t.Setenv(LocalMemEnv, bad)
-		_, err = MemoryConfigFromEnv()
+		_, err = MemoryConfigFromEnv(nil)
 		assert.Error(t, err, bad)
 	}
 }

@@ -19,8 +19,8 @@ type memoryState struct {
 	legacy   [][]int   // per core: its deprecated stream numbers -> stream ids
 }
 
-// SetMemoryConfig fixes the memory sizes instead of reading them from the
-// environment at the next Begin.
+// SetMemoryConfig sets the memory sizes of the next Begin (default:
+// emesh.DefaultMemoryConfig).
 func (m *Machine) SetMemoryConfig(cfg emesh.MemoryConfig) { m.memory.config = &cfg }
 
 // Memory is the emulated memory of the current bsp_begin, or nil.
@@ -31,11 +31,6 @@ func (m *Machine) beginMemory(nprocs int) error {
 	cfg := emesh.DefaultMemoryConfig
 	if m.memory.config != nil {
 		cfg = *m.memory.config
-	} else {
-		var err error
-		if cfg, err = emesh.MemoryConfigFromEnv(); err != nil {
-			return err
-		}
 	}
 	mem, err := emesh.NewMemory(nprocs, cfg)
 	if err != nil {
