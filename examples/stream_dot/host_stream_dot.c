@@ -27,7 +27,7 @@ int main(int argc, char **argv)
         y[i] = i % 5 + 1;
         want += x[i] * y[i];
     }
-    struct partial *results[64];
+    struct partial **results = malloc((size_t)p * sizeof *results);
     for (int s = 0; s < p; s++) {
         int first = (int)((long long)N * s / p), last = (int)((long long)N * (s + 1) / p);
         int bytes = (last - first) * (int)sizeof(double);
@@ -51,5 +51,6 @@ int main(int argc, char **argv)
     printf("dot product of %d elements on %d cores: %.1f (expected %.1f, %lld elements streamed): %s\n",
            N, p, got, want, count, got == want && count == N ? "OK" : "WRONG");
     bsp_end();
+    free(results);
     return got == want && count == N ? 0 : 1;
 }
