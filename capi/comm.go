@@ -120,6 +120,20 @@ func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer 
 	return addr
 }
 
+//export goRemoteVariable
+func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {
+	c := commCore(pid)
+	if c == nil {
+		return 0
+	}
+	addr, n, ok := c.RemoteVariable(int(target), variable)
+	if !ok {
+		return 0
+	}
+	*remote, *size = addr, C.int(n)
+	return 1
+}
+
 //export goSetTagsize
 func goSetTagsize(pid, tagsize C.int) C.int {
 	c := commCore(pid)

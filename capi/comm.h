@@ -15,6 +15,7 @@ extern void goGet(int pid, int source, void *src, int offset, void *dst, int nby
 extern void goHPGet(int pid, int source, void *src, int offset, void *dst, int nbytes);
 extern void goDirectGet(int pid, int source, void *src, int offset, void *dst, int nbytes);
 extern void *goDirectAddress(int pid, int target, void *variable);
+extern int goRemoteVariable(int pid, int target, void *variable, void **remote, int *size);
 extern int goSetTagsize(int pid, int tagsize);
 extern int goCoreTagsize(int pid);
 extern int goHostTagsize(void);

@@ -11,6 +11,7 @@
 #include "reqlog.h"
 
 #include <e_bsp.h>
+#include <string.h>
 
 /* The calling core, or NULL on the host or when the run is stopping. */
 static struct ebsp_core *active_core(void)
@@ -67,6 +68,11 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes) : NULL;
+    if (remote) {
+        memcpy(remote + offset, src, (size_t)nbytes);
+        return;
+    }
     if (self)
         goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
@@ -82,9 +88,20 @@ void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
     sched_leave_if_stopped();
 }
 
+/* bsp_hpget and bsp_direct_get: read core pid's copy at once. */
+static int read_now(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    char *remote = self && dst ? hp_remote(self, pid, src, offset, nbytes) : NULL;
+    if (remote)
+        memcpy(dst, remote + offset, (size_t)nbytes);
+    return remote != NULL;
+}
+
 void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    if (read_now(self, pid, src, offset, dst, nbytes))
+        return;
     if (self)
         goHPGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();
@@ -93,6 +110,8 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    if (read_now(self, pid, src, offset, dst, nbytes))
+        return;
     if (self)
         goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();

@@ -31,6 +31,18 @@ struct ebsp_reqlog {
     size_t used, cap;
 };
 
+/* A cached answer to "where is core `target`'s copy of the registered
+ * variable `variable`", valid in superstep `stamp - 1` (registrations
+ * change only at a bsp_sync). */
+enum { HP_LINES = 128 };
+struct hp_line {
+    const void *variable;
+    char *remote;
+    int32_t target;
+    int32_t size;
+    int32_t stamp;
+};
+
 /* One emulated core. C-allocated: Go never owns it. */
 struct ebsp_core {
     int pid;
@@ -46,6 +58,7 @@ struct ebsp_core {
     int queue_pending;       /* may hold messages that the next bsp_sync must drop */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
     struct ebsp_reqlog reqlog;
+    struct hp_line hp_cache[HP_LINES]; /* remote copies of registered variables (hpcache.c) */
     pthread_t thread;
 };
 
@@ -81,6 +94,14 @@ void sched_leave_if_stopped(void);
 /* What core pid is doing (enum ebsp_where), for reports. */
 int sched_where(int pid);
 uint64_t ebsp_now_ns(void);
+
+/* ---- unbuffered DRMA (hpcache.c) ---- */
+
+/* core target's copy of the registered variable, when the bytes
+ * [offset, offset+nbytes) lie inside what target registered; NULL when the
+ * engine must handle (and report) the request. */
+char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes);
+void hp_forget(struct ebsp_core *self);
 
 /* ---- bsp_sync (core_api.c) ---- */
 

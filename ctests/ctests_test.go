@@ -11,6 +11,8 @@
 //	env               optional: KEY=VALUE lines added to the environment
 //	exit              optional: expected exit status (default 0; 128+N for signal N)
 //	ordered           optional: compare stdout exactly, without canonicalising
+//	heavy             optional: runs alone (many threads or long), not beside
+//	                  the other tests, so that neither starves the other
 //
 // EBSP_CTEST_LIBDIR (default lib) picks the library build to test against and
 // EBSP_CTEST_CFLAGS adds flags to every gcc command: `make test-asan` uses
@@ -91,7 +93,9 @@ func TestCPrograms(t *testing.T) {
 	for _, host := range dirs {
 		dir := filepath.Dir(host)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			t.Parallel()
+			if _, err := os.Stat(filepath.Join(dir, "heavy")); err != nil {
+				t.Parallel() // runs after the heavy ones, two at a time
+			}
 			runCase(t, root, dir, host)
 		})
 	}

@@ -120,6 +120,22 @@ func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst
 	return nil
 }
 
+// RemoteVariable tells where core pid's copy of the registered variable
+// addr is and how many bytes that core registered, for copies that the C
+// shim makes itself within a superstep; ok is false when the request is
+// not a plain one (no such core, addr not registered).
+func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Pointer, size int, ok bool) {
+	if pid < 0 || pid >= len(c.m.cores) {
+		return nil, 0, false
+	}
+	slot, ok := c.registeredSlot(addr)
+	if !ok {
+		return nil, 0, false
+	}
+	reg := c.m.cores[pid].comm.regs[slot]
+	return reg.addr, reg.size, true
+}
+
 // DirectAddress is ebsp_get_direct_address: core pid's copy of the
 // registered variable addr, or nil when addr is not registered.
 func (c *Core) DirectAddress(pid int, addr unsafe.Pointer) (unsafe.Pointer, *Error) {
