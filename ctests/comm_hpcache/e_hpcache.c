@@ -9,7 +9,9 @@ int main(void)
     int s = bsp_pid(), p = bsp_nprocs();
     run++;
     if (run == 2) {
-        /* x was registered in run 1; not in this one */
+        /* x was registered in run 1; not in this one. (The sync first: a
+         * stopped run may stop a core before it counted this run.) */
+        bsp_sync();
         if (s == 1)
             bsp_hpput(0, &x[0], x, 0, 8);
         bsp_sync();
