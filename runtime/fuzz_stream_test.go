@@ -7,6 +7,7 @@ package runtime
 //
 //	go test ./runtime/ -run '^$' -fuzz '^FuzzStreamCurrent$' -fuzztime 10m
 //	go test ./runtime/ -run '^$' -fuzz '^FuzzStreamLegacy$' -fuzztime 10m
+//	go test ./runtime/ -run '^$' -fuzz '^FuzzStreamCorrupt$' -fuzztime 10m
 //
 // A failing input is saved under runtime/testdata/fuzz/<target>/ and rerun
 // by every plain `go test` from then on; commit it with the fix. The
@@ -558,4 +559,139 @@ func (k *fuzzKernel) mixUp(down, up *streamModel, which int) {
 		_, err = k.c.StreamMoveDown(call, 2, LegacyDown, true)
 	}
 	k.wantErr(call, err, true)
+}
+
+// FuzzStreamCorrupt lets the host overwrite words of a stream's area (it
+// may: the area is its memory) and then runs fuzzed stream calls on it.
+// No model predicts the tokens any more; what must hold is that the engine
+// keeps its cursor inside the area, hands out tokens of at most the token
+// size from local memory, writes nothing outside the area, reports
+// misuse or corruption as an *Error, and frees its buffers on close.
+func FuzzStreamCorrupt(f *testing.F) {
+	// ops: 0 open, 1 move down, 2 seek, 3 move up, 4 close.
+	f.Add(uint16(160), uint16(16), []byte{8, 3, 0, 1, 1, 1, 1, 2, 0})
+	f.Add(uint16(160), uint16(16), []byte{20, 2, 0, 1, 1, 1, 1, 2, 0, 2, 3, 2, 0})
+	f.Add(uint16(64), uint16(32), []byte{1, 6, 0, 1, 1, 1, 1, 4, 0, 1, 0})
+	f.Add(uint16(0), uint16(16), []byte{1, 6, 0, 1, 1, 2, 1, 4})
+	f.Fuzz(func(t *testing.T, size, tokenSize uint16, ops []byte) {
+		tokenSize = max(tokenSize, MinTokenSize)
+		if extNeed(int(size), int(tokenSize)) > fuzzMemory.ExtSize-guardSize {
+			return
+		}
+		m := fuzzMachine(t, false)
+		data := fuzzData(int(size), len(ops))
+		areaP, err := m.CreateStream(int(size), int(tokenSize), unsafe.Pointer(unsafe.SliceData(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newStreamModel(m, CurrentStreams, 0, areaP, int(size), int(tokenSize), data)
+		in := &fuzzInput{ops}
+		for n := in.next() % 4; n >= 0; n-- {
+			at := 4 * (in.u16() % (s.areaSize / 4))
+			v := []int{-1, -8, -16, -24, 0, 1, s.tokenSize, s.tokenSize + 1, s.areaSize, math.MaxInt32, math.MinInt32, in.u16() - 0x8000}[in.next()%12]
+			binary.LittleEndian.PutUint32(s.area[at:], uint32(int32(v)))
+		}
+		k := &fuzzKernel{t: t, m: m, in: in, streams: []*streamModel{s}}
+		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
+		runAgain(t, m, func(c testCore) {
+			k.c = c
+			k.runCorrupt(s)
+		})
+	})
+}
+
+// runCorrupt runs stream calls on a corrupt stream and checks what can
+// still be checked.
+func (k *fuzzKernel) runCorrupt(s *streamModel) {
+	src := make([]byte, s.tokenSize)
+	for k.in.more() && !k.t.Failed() {
+		var err *Error
+		switch op := k.in.next() % 5; op {
+		case 0:
+			_, err = k.c.StreamOpen("bsp_stream_open", s.id, s.api)
+			s.open = s.open || err == nil
+		case 1:
+			var mv Move
+			mv, err = k.c.StreamMoveDown("bsp_stream_move_down", s.id, s.api, k.in.next()%2 == 1)
+			await(k.c, mv)
+			if mv.Size < 0 || mv.Size > s.tokenSize || (mv.Size > 0 && !k.local().Contains(mv.Buffer, mv.Size)) {
+				k.t.Errorf("bsp_stream_move_down handed out %d bytes at %p", mv.Size, mv.Buffer)
+			}
+		case 2:
+			err = k.c.StreamSeek("bsp_stream_seek", s.id, s.api, k.in.delta())
+		case 3:
+			var mv Move
+			mv, err = k.c.StreamMoveUp("bsp_stream_move_up", s.id, s.api, unsafe.Pointer(&src[0]), 1+k.in.next()%s.tokenSize, true)
+			await(k.c, mv)
+		case 4:
+			var wait uint32
+			if wait, err = k.c.StreamClose("bsp_stream_close", s.id, s.api); err == nil {
+				k.c.DMA().Wait(wait)
+				k.c.StreamRelease(s.id, s.api)
+				s.open = false
+			}
+		}
+		if err != nil && (err.Pid != k.c.Pid() || err.What == "") {
+			k.t.Errorf("malformed error %#v", err)
+		}
+		if o := k.c.streams[s.id]; o != nil && (o.cursor < 0 || o.cursor > s.areaSize-headerSize) {
+			k.t.Errorf("the cursor is at byte %d, outside the %d-byte area", o.cursor, s.areaSize)
+		}
+		k.checkMemory()
+	}
+}
+
+// TestStreamSeekCorruptPrevSize is what FuzzStreamCorrupt found: a
+// negative size before a token, written by the host, walked a seek back
+// out of the area (and the process into a segfault).
+func TestStreamSeekCorruptPrevSize(t *testing.T) {
+	m := fuzzMachine(t, false)
+	data := fuzzData(160, 1)
+	p, err := m.CreateStream(len(data), 16, unsafe.Pointer(&data[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint32(bytesAt(p, 3*24)[2*24:], uint32(0xfffffff0)) // token 1's size before token 2: -16
+	runAgain(t, m, func(c testCore) {
+		if _, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams); err != nil {
+			t.Error(err)
+			return
+		}
+		if err := c.StreamSeek("bsp_stream_seek", 0, CurrentStreams, 5); err != nil {
+			t.Error(err)
+		}
+		err := c.StreamSeek("bsp_stream_seek", 0, CurrentStreams, math.MinInt32)
+		if err == nil || err.What != "stream 0 is corrupt: a token of -16 bytes before byte 48 of its area" {
+			t.Errorf("seek back over a corrupt size: %v", err)
+		}
+		mv, err := c.StreamMoveDown("bsp_stream_move_down", 0, CurrentStreams, false)
+		if err != nil || !bytes.Equal(bytesAt(await(c, mv).Buffer, mv.Size), data[32:48]) {
+			t.Errorf("after the failed seek the cursor is not at token 2: %v", err)
+		}
+	})
+}
+
+// TestStreamOpenCorruptFirstToken: open prefetched a first token whose
+// size the host had overwritten without checking it against the area, so
+// the DMA read past the area's end.
+func TestStreamOpenCorruptFirstToken(t *testing.T) {
+	m := fuzzMachine(t, false)
+	p, err := m.CreateStream(0, 64, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint32(bytesAt(p, 8)[4:], 64) // a 64-byte token in an 8-byte area
+	runAgain(t, m, func(c testCore) {
+		if _, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams); err != nil {
+			t.Error(err)
+			return
+		}
+		if c.streams[0].pending != nil {
+			t.Error("open fetches a token that runs past the area")
+		}
+		_, err := c.StreamMoveDown("bsp_stream_move_down", 0, CurrentStreams, true)
+		if err == nil || err.What != "stream 0 is corrupt: a token of 64 bytes at byte 0 of its area" {
+			t.Errorf("move down of the corrupt token: %v", err)
+		}
+	})
 }
