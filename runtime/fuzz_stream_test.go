@@ -54,7 +54,6 @@ func fuzzMachine(t *testing.T, dmaSync bool) *Machine {
 	return m
 }
 
-
 // fuzzInput hands out the fuzzer's bytes as operation codes and arguments;
 // past the end it gives zeros.
 type fuzzInput struct{ b []byte }
