@@ -141,7 +141,7 @@ func (c *Core) StreamOpen(call string, id int, api StreamAPI) (Move, *Error) {
 	}
 	c.streams[s.id] = o
 	if o.dir != movingUp {
-		if size := s.nextSize(0); size > 0 && size <= s.tokenSize {
+		if size, err := c.tokenAfter(call, o); err == nil && size > 0 {
 			o.pending = c.fetch(o, 0, size, false)
 		}
 	}
@@ -283,11 +283,13 @@ func (c *Core) StreamSeek(call string, id int, api StreamAPI, delta int) *Error 
 		o.cursor += headerSize + size
 	}
 	for ; delta < 0 && o.cursor > 0; delta++ {
-		o.cursor -= headerSize + o.s.prevSize(o.cursor)
-	}
-	if o.cursor < 0 {
-		o.cursor = 0
-		return c.errorf(call, "%s is corrupt: its chain of token sizes runs before its start", o.name)
+		// The host may have overwritten the area: a size that does not
+		// lead back to an earlier header would walk the cursor out of it.
+		prev := o.s.prevSize(o.cursor)
+		if prev <= 0 || prev > o.s.tokenSize || headerSize+prev > o.cursor {
+			return c.errorf(call, "%s is corrupt: a token of %d bytes before byte %d of its area", o.name, prev, o.cursor)
+		}
+		o.cursor -= headerSize + prev
 	}
 	return nil
 }
