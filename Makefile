@@ -66,14 +66,16 @@ test-install: lib
 	lib/install-test/bin/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 16
 	@echo "install test: ok"
 
-# Fuzz the communication engine, each target for FUZZTIME (not part of
-# make test: go test already runs the seed corpus). Inputs that fail are
-# saved under runtime/testdata/fuzz/ and become seeds.
+# Fuzz the engine (registrations, messages, streams) and the memory
+# allocator, each target for FUZZTIME (not part of make test: go test
+# already runs the seed corpora). Failing inputs are saved under
+# <package>/testdata/fuzz/ and become seeds.
 FUZZTIME ?= 30s
-FUZZ_TARGETS := FuzzRegistrations FuzzMessages
+FUZZ_TARGETS := runtime:FuzzRegistrations runtime:FuzzMessages runtime:FuzzStreamCurrent \
+	runtime:FuzzStreamLegacy runtime:FuzzStreamCorrupt emesh:FuzzArena
 fuzz:
-	for f in $(FUZZ_TARGETS); do \
-		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) ./runtime/ || exit 1; \
+	for t in $(FUZZ_TARGETS); do \
+		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s ./$${t%%:*}/ || exit 1; \
 	done
 
 test-go:
