@@ -27,7 +27,7 @@ func perCore(n int) []*vars {
 
 func TestPutRingAndGetBeforePut(t *testing.T) {
 	const n = 5
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mem := perCore(n)
 	got := make([]int64, n)
 	err := spmd(t, m, func(k kcore) {
@@ -51,7 +51,7 @@ func TestPutRingAndGetBeforePut(t *testing.T) {
 }
 
 func TestEmptySyncTakesOneBarrier(t *testing.T) {
-	m := newCommMachine(t, 3)
+	m := newTestMachine(t, 3)
 	steps := make([]int, 3)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		for step := 0; ; steps[k.Pid()]++ {
@@ -71,7 +71,7 @@ func TestEmptySyncTakesOneBarrier(t *testing.T) {
 
 func TestPutsApplyInSourceThenIssueOrder(t *testing.T) {
 	const n = 4
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mem := perCore(n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := mem[k.Pid()]
@@ -88,7 +88,7 @@ func TestPutsApplyInSourceThenIssueOrder(t *testing.T) {
 
 func TestRegistrationsMatchByOrderWithDifferentSizes(t *testing.T) {
 	const n = 3
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mem := perCore(n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := mem[k.Pid()]
@@ -109,7 +109,7 @@ func TestRegistrationsMatchByOrderWithDifferentSizes(t *testing.T) {
 
 func TestRepeatedPushPopKeepsTableSmall(t *testing.T) {
 	const n, steps = 4, 200
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mem := perCore(n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := mem[k.Pid()]
@@ -139,7 +139,7 @@ func TestRepeatedPushPopKeepsTableSmall(t *testing.T) {
 }
 
 func TestStackedRegistrationNewestWins(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	mem := perCore(2)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := mem[k.Pid()]
@@ -162,7 +162,7 @@ func TestStackedRegistrationNewestWins(t *testing.T) {
 
 func TestHPPutHPGetDirect(t *testing.T) {
 	const n = 3
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mem := perCore(n)
 	got := make([]int64, n)
 	addrs := make([]unsafe.Pointer, n)
@@ -195,7 +195,7 @@ func TestHPPutHPGetDirect(t *testing.T) {
 
 func TestMessages(t *testing.T) {
 	const n = 4
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	logs := make([][]string, n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		pid := k.Pid()
@@ -252,7 +252,7 @@ func TestTagSizesDownAndUp(t *testing.T) {
 	for _, tagsize := range []int{0, 3, 4, 8, 13} {
 		t.Run(fmt.Sprint(tagsize), func(t *testing.T) {
 			const n = 3
-			m := newCommMachine(t, n)
+			m := newTestMachine(t, n)
 			_, err := m.SetHostTagsize(tagsize)
 			require.NoError(t, err)
 			tag := make([]byte, 16)
@@ -307,7 +307,7 @@ func TestTagSizesDownAndUp(t *testing.T) {
 }
 
 func TestDownMessagesVanishAtFirstSync(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	payload := []byte("x")
 	require.NoError(t, m.SendDown(1, nil, unsafe.Pointer(&payload[0]), 1))
 	require.Nil(t, spmd(t, m, func(k kcore) {
@@ -320,7 +320,7 @@ func TestDownMessagesVanishAtFirstSync(t *testing.T) {
 }
 
 func TestHostMisuse(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	assert.ErrorContains(t, m.SendDown(2, nil, nil, 0), "ebsp_send_down: core 2 does not exist (bsp_begin started cores 0..1)")
 	assert.ErrorContains(t, m.SendDown(0, nil, nil, -1), "negative size")
 	_, err := m.SetHostTagsize(4)
@@ -332,7 +332,7 @@ func TestHostMisuse(t *testing.T) {
 
 func TestVariableSizeAllToAll(t *testing.T) {
 	const n = 16
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	bad := make([]int, n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		pid := k.Pid()
@@ -372,7 +372,7 @@ func TestVariableSizeAllToAll(t *testing.T) {
 // on the same machine must then work.
 func misuse(t *testing.T, kernel func(k kcore, me *vars)) string {
 	t.Helper()
-	m := newCommMachine(t, 3)
+	m := newTestMachine(t, 3)
 	mem := perCore(3)
 	err := spmd(t, m, func(k kcore) {
 		me := mem[k.Pid()]
@@ -473,7 +473,7 @@ func TestMisuseDiagnostics(t *testing.T) {
 }
 
 func TestChecksOffSkipsRangeCheck(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	m.CommConfig(false, 0)
 	mem := perCore(2)
 	require.Nil(t, spmd(t, m, func(k kcore) {
@@ -488,7 +488,7 @@ func TestChecksOffSkipsRangeCheck(t *testing.T) {
 }
 
 func TestCommLimitIsAClearError(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	m.CommConfig(true, 1)
 	payload := make([]byte, 4096)
 	err := spmd(t, m, func(k kcore) {
@@ -516,7 +516,7 @@ func TestArenaGrowthKeepsContents(t *testing.T) {
 }
 
 func TestManyLargeMessages(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	payload := make([]byte, 4096)
 	var got [2]int
 	require.Nil(t, spmd(t, m, func(k kcore) {

@@ -8,57 +8,115 @@ import (
 	"libebsp/emesh"
 )
 
-// goBarrier is a cyclic barrier for the pure-Go test driver (the library
-// itself blocks cores in the C shim).
-type goBarrier struct {
+// The pure-Go test driver: kernels run on goroutines, one per core, and
+// bsp_sync runs the engine's steps with a barrier between them exactly as
+// capi/core_api.c does. The barrier can be stopped, as the C scheduler's is
+// when a core reports misuse. (The library itself blocks cores in C.)
+
+type stopBarrier struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	n, seen int
 	gen     int
+	stopped bool
 }
 
-func newGoBarrier(n int) *goBarrier {
-	b := &goBarrier{n: n}
+func newStopBarrier(n int) *stopBarrier {
+	b := &stopBarrier{n: n}
 	b.cond = sync.NewCond(&b.mu)
 	return b
 }
 
-func (b *goBarrier) wait() {
+// wait returns false when the run was stopped.
+func (b *stopBarrier) wait() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.stopped {
+		return false
+	}
 	gen := b.gen
 	b.seen++
 	if b.seen == b.n {
 		b.seen = 0
 		b.gen++
 		b.cond.Broadcast()
-		return
+		return true
 	}
-	for gen == b.gen {
+	for gen == b.gen && !b.stopped {
 		b.cond.Wait()
 	}
+	return !b.stopped
 }
 
-// testCore is what a kernel sees in the Go test driver.
-type testCore struct {
+func (b *stopBarrier) stop() {
+	b.mu.Lock()
+	b.stopped = true
+	b.cond.Broadcast()
+	b.mu.Unlock()
+}
+
+// commRun is one run of the driver: the first misuse found stops it.
+type commRun struct {
+	barrier *stopBarrier
+	mu      sync.Mutex
+	err     *Error
+}
+
+func (r *commRun) fail(err *Error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+	r.barrier.stop()
+}
+
+// kcore is what a test kernel sees.
+type kcore struct {
 	*Core
-	barrier *goBarrier
+	run *commRun
+	t   testing.TB
 }
 
-// Sync runs bsp_sync's step protocol exactly as capi/core_api.c does.
-func (tc testCore) Sync() {
+// Sync is bsp_sync as capi runs it; false when the run was stopped.
+func (k kcore) Sync() bool {
 	for step := 0; ; {
-		step = tc.SyncStep(step)
-		if step == 0 {
-			return
+		step = k.SyncStep(step)
+		if err := k.TakeError(); err != nil {
+			k.run.fail(err)
+			return false
 		}
-		tc.barrier.wait()
+		if step == 0 {
+			return true
+		}
+		if !k.barrier() {
+			return false
+		}
 	}
 }
 
-// runSPMD begins n cores on a fresh machine and runs kernel on each, one
-// goroutine per core, like one ebsp_spmd.
-func runSPMD(t testing.TB, n int, kernel func(c testCore)) *Machine {
+func (k kcore) barrier() bool { return k.run.barrier.wait() }
+
+// ok reports a misuse returned by a call and tells the kernel to leave.
+func (k kcore) ok(err *Error) bool {
+	if err != nil {
+		k.run.fail(err)
+		return false
+	}
+	return true
+}
+
+// must fails the test on a misuse the kernel did not expect.
+func (k kcore) must(err *Error) {
+	if err != nil {
+		k.t.Errorf("unexpected: %v", err)
+		k.run.fail(err)
+	}
+}
+
+// newTestMachine is a machine after bsp_init and bsp_begin(n), with the
+// default memory sizes; bsp_end runs at the end of the test.
+func newTestMachine(t testing.TB, n int) *Machine {
 	t.Helper()
 	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
 	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
@@ -66,17 +124,22 @@ func runSPMD(t testing.TB, n int, kernel func(c testCore)) *Machine {
 	if _, err := m.Begin(n); err != nil {
 		t.Fatal(err)
 	}
-	runAgain(t, m, kernel)
+	t.Cleanup(func() {
+		if m.State() == HostBegun {
+			_ = m.End()
+		}
+	})
 	return m
 }
 
-// runAgain is another ebsp_spmd on the same machine.
-func runAgain(t testing.TB, m *Machine, kernel func(c testCore)) {
+// spmd runs kernel on every core of m once; it returns the misuse that
+// stopped the run, if any.
+func spmd(t testing.TB, m *Machine, kernel func(k kcore)) *Error {
 	t.Helper()
 	if err := m.StartRun(); err != nil {
 		t.Fatal(err)
 	}
-	b := newGoBarrier(m.Nprocs())
+	run := &commRun{barrier: newStopBarrier(m.Nprocs())}
 	var wg sync.WaitGroup
 	for pid := 0; pid < m.Nprocs(); pid++ {
 		wg.Add(1)
@@ -85,14 +148,36 @@ func runAgain(t testing.TB, m *Machine, kernel func(c testCore)) {
 			if err := c.Begin(); err != nil {
 				t.Error(err)
 			}
-			kernel(testCore{c, b})
-			if wait, err := c.End(); err != nil {
+			kernel(kcore{c, run, t})
+			if _, err := c.End(); err != nil {
 				t.Error(err)
-			} else if wait {
-				b.wait()
 			}
+			run.barrier.wait()
 		}(m.Core(pid))
 	}
 	wg.Wait()
+	if run.err != nil {
+		m.RecordAbort(run.err.Pid, "BSP ERROR", run.err.Error())
+	}
 	m.FinishRun()
+	return run.err
 }
+
+// runAgain is one ebsp_spmd on m of a kernel that expects no misuse.
+func runAgain(t testing.TB, m *Machine, kernel func(k kcore)) {
+	t.Helper()
+	if err := spmd(t, m, kernel); err != nil {
+		t.Errorf("unexpected misuse: %v", err)
+	}
+}
+
+// runSPMD begins n cores on a fresh machine and runs kernel once.
+func runSPMD(t testing.TB, n int, kernel func(k kcore)) *Machine {
+	t.Helper()
+	m := newTestMachine(t, n)
+	runAgain(t, m, kernel)
+	return m
+}
+
+// ptr is the address of a Go value, as a kernel would pass it.
+func ptr[T any](v *T) unsafe.Pointer { return unsafe.Pointer(v) }

@@ -161,7 +161,7 @@ func (s *streamModel) room() int { return s.areaSize - s.tokens.offset(s.cursor)
 // result against the models.
 type fuzzKernel struct {
 	t       *testing.T
-	c       testCore
+	c       kcore
 	m       *Machine
 	in      *fuzzInput
 	extSnap []byte // external memory as it must stay outside the streams
@@ -366,7 +366,7 @@ func FuzzStreamCurrent(f *testing.F) {
 		k := &fuzzKernel{t: t, m: m, in: &fuzzInput{ops}, streams: []*streamModel{s}}
 		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
 		for first := true; first || k.in.more(); first = false {
-			runAgain(t, m, func(c testCore) {
+			runAgain(t, m, func(c kcore) {
 				k.c = c
 				k.runCurrent(s)
 			})
@@ -467,7 +467,7 @@ func FuzzStreamLegacy(f *testing.F) {
 		k := &fuzzKernel{t: t, m: m, in: &fuzzInput{ops}, streams: []*streamModel{down, up}}
 		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
 		for first := true; first || k.in.more(); first = false {
-			runAgain(t, m, func(c testCore) {
+			runAgain(t, m, func(c kcore) {
 				k.c = c
 				k.runLegacy(down, up)
 			})
@@ -592,7 +592,7 @@ func FuzzStreamCorrupt(f *testing.F) {
 		}
 		k := &fuzzKernel{t: t, m: m, in: in, streams: []*streamModel{s}}
 		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
-		runAgain(t, m, func(c testCore) {
+		runAgain(t, m, func(c kcore) {
 			k.c = c
 			k.runCorrupt(s)
 		})
@@ -651,7 +651,7 @@ func TestStreamSeekCorruptPrevSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	binary.LittleEndian.PutUint32(bytesAt(p, 3*24)[2*24:], uint32(0xfffffff0)) // token 1's size before token 2: -16
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		if _, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams); err != nil {
 			t.Error(err)
 			return
@@ -680,7 +680,7 @@ func TestStreamOpenCorruptFirstToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	binary.LittleEndian.PutUint32(bytesAt(p, 8)[4:], 64) // a 64-byte token in an 8-byte area
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		if _, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams); err != nil {
 			t.Error(err)
 			return

@@ -368,7 +368,7 @@ func applyRegSync(cores []*regCore, puts []modelPut, nextID *int) {
 // runRegistrations runs the program on the engine and returns every
 // core's memory, get buffer and registration count.
 func runRegistrations(t *testing.T, n int, ops []fuzzOp) ([][]byte, [][]byte, []int, *Error) {
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mems := make([][]byte, n)
 	getBufs := make([][]byte, n)
 	regs := make([]int, n)
@@ -685,7 +685,7 @@ func modelMsgOp(mc *msgCore, pid, n, i int, op fuzzOp) string {
 }
 
 func runMessages(t *testing.T, n int, ops []fuzzOp) ([][]byte, *Error) {
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	logs := make([][]byte, n)
 	err := spmd(t, m, func(k kcore) {
 		pid := k.Pid()

@@ -48,17 +48,17 @@ func TestLifecycleOrder(t *testing.T) {
 }
 
 func TestSuperstepsCountPerRun(t *testing.T) {
-	m := runSPMD(t, 8, func(c testCore) {
+	m := runSPMD(t, 8, func(c kcore) {
 		for i := 0; i < 5; i++ {
 			c.Sync()
 		}
 		assert.Equal(t, 5, c.Superstep())
 	})
-	runAgain(t, m, func(c testCore) { assert.Equal(t, 0, c.Superstep()) })
+	runAgain(t, m, func(c kcore) { assert.Equal(t, 0, c.Superstep()) })
 }
 
 func TestAbortKeepsFirst(t *testing.T) {
-	m := runSPMD(t, 2, func(c testCore) {})
+	m := runSPMD(t, 2, func(c kcore) {})
 	require.NoError(t, m.StartRun())
 	assert.True(t, m.RecordAbort(1, "bsp_abort", "first"))
 	assert.False(t, m.RecordAbort(0, "bsp_abort", "second"))
@@ -72,7 +72,7 @@ func TestAbortKeepsFirst(t *testing.T) {
 }
 
 func TestStallReportGroupsCores(t *testing.T) {
-	m := runSPMD(t, 6, func(c testCore) {})
+	m := runSPMD(t, 6, func(c kcore) {})
 	where := func(pid int) Where {
 		if pid == 3 {
 			return WhereFinished

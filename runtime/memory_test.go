@@ -6,27 +6,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"libebsp/emesh"
 )
 
-// begun is a machine after bsp_init and bsp_begin(n), before any run, with
-// the default memory sizes.
-func begun(t *testing.T, n int) *Machine {
-	t.Helper()
-	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
-	m.SetMemoryConfig(emesh.DefaultMemoryConfig)
-	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
-	m.state = HostInitialized
-	_, err := m.Begin(n)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = m.End() })
-	return m
-}
-
 func TestMallocLimits(t *testing.T) {
-	m := begun(t, 2)
-	runAgain(t, m, func(c testCore) {
+	m := newTestMachine(t, 2)
+	runAgain(t, m, func(c kcore) {
 		assert.Nil(t, c.Malloc(0x9000), "more than the 32 KiB local memory")
 		p := c.Malloc(0x2000)
 		require.NotNil(t, p)
@@ -47,15 +31,15 @@ func TestMallocLimits(t *testing.T) {
 		assert.Nil(t, c.ExtMalloc(33<<20))
 		assert.Nil(t, c.LocalAddress(0x8000))
 	})
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		assert.NotNil(t, c.Malloc(0x8000), "every run starts with all local memory free")
 	})
 }
 
 func TestFreeOtherCoresMemory(t *testing.T) {
-	m := begun(t, 2)
+	m := newTestMachine(t, 2)
 	other := unsafe.Add(m.Memory().Local(1).Base(), 16)
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		if c.Pid() != 0 {
 			return
 		}
@@ -67,7 +51,7 @@ func TestFreeOtherCoresMemory(t *testing.T) {
 }
 
 func TestHostAddress(t *testing.T) {
-	m := begun(t, 2)
+	m := newTestMachine(t, 2)
 	mem := m.Memory()
 	resolve := func(pid int, value int64, n int) (unsafe.Pointer, error) {
 		return m.HostAddress("ebsp_write", pid, value, nil, n)
@@ -102,8 +86,8 @@ func TestHostAddress(t *testing.T) {
 }
 
 func TestDMAOfACore(t *testing.T) {
-	m := begun(t, 4)
-	runAgain(t, m, func(c testCore) {
+	m := newTestMachine(t, 4)
+	runAgain(t, m, func(c kcore) {
 		src := c.ExtMalloc(4096)
 		dst := c.Malloc(4096)
 		b := unsafe.Slice((*byte)(src), 4096)

@@ -67,7 +67,7 @@ func TestLogEntryLayoutMatchesReqlogH(t *testing.T) {
 // values from before the puts, messages keep their order and tags.
 func TestDrainedLogActsLikeDirectCalls(t *testing.T) {
 	const n = 3
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	mem := perCore(n)
 	got := make([]int64, n)
 	queues := make([][]string, n)
@@ -175,7 +175,7 @@ func TestDrainLogRejectsBrokenLogs(t *testing.T) {
 }
 
 func TestTagsizeIsMirrored(t *testing.T) {
-	m := newCommMachine(t, 2)
+	m := newTestMachine(t, 2)
 	mirrors := make([]int32, 2)
 	for pid := range mirrors {
 		mirrors[pid] = -1
@@ -195,7 +195,7 @@ func TestTagsizeIsMirrored(t *testing.T) {
 
 // BenchmarkDrainLogPuts is the engine's share of a logged 8-byte bsp_put.
 func BenchmarkDrainLogPuts(b *testing.B) {
-	m := newCommMachine(b, 1)
+	m := newTestMachine(b, 1)
 	var words [1024]int64
 	require.Nil(b, spmd(b, m, func(k kcore) {
 		var w logWriter

@@ -13,7 +13,7 @@ import (
 // in ctests/stress1024). Blocks now start small on the Go heap.
 func TestAllToAllBlocksStaySmall(t *testing.T) {
 	const n = 64
-	m := newCommMachine(t, n)
+	m := newTestMachine(t, n)
 	inbox := make([][n]int64, n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := &inbox[k.Pid()]

@@ -26,7 +26,7 @@ func header(a []byte, at int) [2]int32 {
 }
 
 // await stands for the C side of a stream call: wait for the transfer.
-func await(c testCore, mv Move) Move {
+func await(c kcore, mv Move) Move {
 	if mv.Wait != 0 {
 		c.DMA().Wait(mv.Wait)
 	}
@@ -34,7 +34,7 @@ func await(c testCore, mv Move) Move {
 }
 
 func TestStreamCreateLayout(t *testing.T) {
-	m := begun(t, 1)
+	m := newTestMachine(t, 1)
 	data := ints(10) // 40 bytes in tokens of 16: 16, 16, 8
 	p, err := m.CreateStream(40, 16, unsafe.Pointer(&data[0]))
 	require.NoError(t, err)
@@ -66,13 +66,13 @@ func TestStreamCreateLayout(t *testing.T) {
 // each core in 4 KiB tokens with preload, and checks every value.
 func TestStreamDoubleBuffered(t *testing.T) {
 	const count, tokenBytes = 16384, 4096
-	m := begun(t, 2)
+	m := newTestMachine(t, 2)
 	data := ints(count)
 	for range 2 {
 		_, err := m.CreateStream(len(data), tokenBytes, unsafe.Pointer(&data[0]))
 		require.NoError(t, err)
 	}
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		mv, err := c.StreamOpen("bsp_stream_open", c.Pid(), CurrentStreams)
 		require.Nil(t, err)
 		assert.Equal(t, tokenBytes, mv.Size)
@@ -103,10 +103,10 @@ func TestStreamDoubleBuffered(t *testing.T) {
 // TestStreamUpThenDown: core 0 writes a stream up in one run; core 1 reads
 // it down in the next; the host reads the chain in place.
 func TestStreamUpThenDown(t *testing.T) {
-	m := begun(t, 2)
+	m := newTestMachine(t, 2)
 	p, err := m.CreateStream(5*32, 32, nil)
 	require.NoError(t, err)
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		if c.Pid() != 0 {
 			return
 		}
@@ -136,7 +136,7 @@ func TestStreamUpThenDown(t *testing.T) {
 	assert.Equal(t, [2]int32{0, 32}, header(a, 0))
 	assert.Equal(t, [2]int32{32, 12}, header(a, 4*40))
 	assert.Equal(t, [2]int32{12, 0}, header(a, 4*40+8+12))
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		if c.Pid() != 1 {
 			return
 		}
@@ -157,11 +157,11 @@ func TestStreamUpThenDown(t *testing.T) {
 }
 
 func TestStreamSeek(t *testing.T) {
-	m := begun(t, 1)
+	m := newTestMachine(t, 1)
 	data := ints(10 * 4) // ten tokens of 16 bytes: token k starts with 4k
 	_, err := m.CreateStream(len(data), 16, unsafe.Pointer(&data[0]))
 	require.NoError(t, err)
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		_, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams)
 		require.Nil(t, err)
 		first := func(preload bool) int32 {
@@ -196,13 +196,13 @@ func TestStreamSeek(t *testing.T) {
 // TestStreamMisuse checks each misuse gives its message and a failure
 // value, and leaves the stream usable.
 func TestStreamMisuse(t *testing.T) {
-	m := begun(t, 2)
+	m := newTestMachine(t, 2)
 	data := ints(64)
 	_, err := m.CreateStream(len(data), 64, unsafe.Pointer(&data[0]))
 	require.NoError(t, err)
 	_, err = m.CreateStream(40, 32, nil)
 	require.NoError(t, err)
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		msg := func(err *Error) string {
 			require.NotNil(t, err)
 			assert.Equal(t, c.Pid(), err.Pid)
@@ -261,14 +261,14 @@ func TestStreamMisuse(t *testing.T) {
 		assert.Equal(t, "BSP ERROR: bsp_stream_seek: stream 0 is being moved up; seeking is for moving down (superstep 2)",
 			msg(c.StreamSeek("bsp_stream_seek", 0, CurrentStreams, 1)))
 	})
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		_, err := c.StreamOpen("bsp_stream_open", c.Pid(), CurrentStreams)
 		assert.Nil(t, err, "the end of a run releases streams left open")
 	})
 }
 
 func TestLegacyStreams(t *testing.T) {
-	m := begun(t, 2)
+	m := newTestMachine(t, 2)
 	data := ints(100)
 	up0, err := m.CreateUpStream(0, 400, 40)
 	require.NoError(t, err)
@@ -278,7 +278,7 @@ func TestLegacyStreams(t *testing.T) {
 	n, err = m.CreateDownStream(unsafe.Pointer(&data[0]), 1, 400, 40)
 	require.NoError(t, err)
 	assert.Equal(t, 0, n, "core 1's first stream")
-	runAgain(t, m, func(c testCore) {
+	runAgain(t, m, func(c kcore) {
 		if c.Pid() == 1 {
 			_, err := c.StreamOpen("ebsp_open_up_stream", 0, LegacyUp)
 			require.NotNil(t, err)
