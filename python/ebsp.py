@@ -22,23 +22,63 @@ import sys
 KERNEL = ctypes.CFUNCTYPE(ctypes.c_int)
 CALLBACK = ctypes.CFUNCTYPE(None)
 
+_P = ctypes.c_void_p
+_I = ctypes.c_int
+_IP = ctypes.POINTER(ctypes.c_int)
+_PP = ctypes.POINTER(ctypes.c_void_p)
+
+# (result, argument types) of every function of host_bsp.h and e_bsp.h.
+# ebsp_message and bsp_abort are variadic: their arguments stay untyped.
 _SIGNATURES = {
     # host
-    "bsp_init": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p]),
-    "ebsp_spmd": (ctypes.c_int, []),
-    "ebsp_register_kernel": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_void_p]),
-    "ebsp_set_sync_callback": (None, [ctypes.c_void_p]),
-    "ebsp_set_end_callback": (None, [ctypes.c_void_p]),
+    "bsp_init": (_I, [ctypes.c_char_p, _I, _P]),
+    "ebsp_spmd": (_I, []),
+    "ebsp_register_kernel": (_I, [ctypes.c_char_p, _P]),
+    "ebsp_set_sync_callback": (None, [_P]),
+    "ebsp_set_end_callback": (None, [_P]),
+    "ebsp_set_tagsize": (None, [_IP]),
+    "ebsp_send_down": (None, [_I, _P, _P, _I]),
+    "ebsp_qsize": (None, [_IP, _IP]),
+    "ebsp_get_tag": (None, [_IP, _P]),
+    "ebsp_move": (None, [_P, _I]),
+    "ebsp_hpmove": (_I, [_PP, _PP]),
+    "bsp_stream_create": (_P, [_I, _I, _P]),
+    "ebsp_write": (_I, [_I, _P, ctypes.c_long, _I]),
+    "ebsp_read": (_I, [_I, ctypes.c_long, _P, _I]),
+    "ebsp_create_down_stream": (_I, [_P, _I, _I, _I]),
+    "ebsp_create_up_stream": (_P, [_I, _I, _I]),
     # both (one symbol serves host and cores)
-    "bsp_nprocs": (ctypes.c_int, []),
-    "bsp_end": (ctypes.c_int, []),
+    "bsp_nprocs": (_I, []),
+    "bsp_end": (_I, []),
+    "ebsp_get_tagsize": (_I, []),
     # core
-    "bsp_pid": (ctypes.c_int, []),
+    "bsp_pid": (_I, []),
+    "bsp_time": (ctypes.c_float, []),
+    "ebsp_host_time": (ctypes.c_float, []),
+    "ebsp_raw_time": (ctypes.c_uint, []),
     "bsp_sync": (None, []),
     "ebsp_barrier": (None, []),
     "ebsp_host_sync": (None, []),
-    "bsp_time": (ctypes.c_float, []),
-    "ebsp_raw_time": (ctypes.c_uint, []),
+    "bsp_push_reg": (None, [_P, _I]),
+    "bsp_pop_reg": (None, [_P]),
+    "bsp_put": (None, [_I, _P, _P, _I, _I]),
+    "bsp_hpput": (None, [_I, _P, _P, _I, _I]),
+    "bsp_get": (None, [_I, _P, _I, _P, _I]),
+    "bsp_hpget": (None, [_I, _P, _I, _P, _I]),
+    "bsp_direct_get": (None, [_I, _P, _I, _P, _I]),
+    "ebsp_get_direct_address": (_P, [_I, _P]),
+    "bsp_set_tagsize": (None, [_IP]),
+    "bsp_send": (None, [_I, _P, _P, _I]),
+    "bsp_qsize": (None, [_IP, _IP]),
+    "bsp_get_tag": (None, [_IP, _P]),
+    "bsp_move": (None, [_P, _I]),
+    "bsp_hpmove": (_I, [_PP, _PP]),
+    "ebsp_send_up": (None, [_P, _P, _I]),
+    "ebsp_malloc": (_P, [ctypes.c_uint]),
+    "ebsp_ext_malloc": (_P, [ctypes.c_uint]),
+    "ebsp_free": (None, [_P]),
+    "ebsp_memcpy": (None, [_P, _P, ctypes.c_size_t]),
+    "ebsp_local_address": (_P, [ctypes.c_uint]),
 }
 
 _lib = None

@@ -115,6 +115,56 @@ class KernelTests(unittest.TestCase):
         self.assertIn("$07: Hello World from processor 7 / 16 (my global: 8)", lines)
         self.assertEqual(lines[-1], "ok 1")
 
+    def test_messages_and_drma_from_python(self):
+        import ctypes
+        n = 16
+        inbox = (ctypes.c_int * (n * n))()  # one registered row per core
+        got_down = [None] * n
+
+        @ebsp.kernel
+        def exchange():
+            lib.bsp_begin()
+            pid, p = lib.bsp_pid(), lib.bsp_nprocs()
+            status, tag, payload = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+            lib.bsp_get_tag(ctypes.byref(status), ctypes.byref(tag))
+            lib.bsp_move(ctypes.byref(payload), 4)
+            got_down[pid] = (status.value, tag.value, payload.value)
+            row = ctypes.byref(inbox, pid * p * 4)
+            lib.bsp_push_reg(row, p * 4)
+            lib.bsp_sync()
+            mine = ctypes.c_int(1000 + pid)
+            for dst in range(p):  # all-to-all: my value into slot pid of every row
+                lib.bsp_put(dst, ctypes.byref(mine), row, pid * 4, 4)
+            lib.bsp_sync()
+            total = sum(inbox[pid * p + i] for i in range(p))
+            up_tag, up = ctypes.c_int(pid), ctypes.c_int(total)
+            lib.ebsp_send_up(ctypes.byref(up_tag), ctypes.byref(up), 4)
+            lib.bsp_end()
+            return 0
+
+        self.assertEqual(lib.ebsp_register_kernel(b"exchange", ctypes.cast(exchange, ctypes.c_void_p)), 1)
+        self.assertEqual(lib.bsp_init(b"exchange", 0, None), 1)
+        self.assertEqual(lib.bsp_begin(n), 1)
+        tagsize = ctypes.c_int(4)
+        lib.ebsp_set_tagsize(ctypes.byref(tagsize))
+        for pid in range(n):
+            tag, payload = ctypes.c_int(7), ctypes.c_int(100 + pid)
+            lib.ebsp_send_down(pid, ctypes.byref(tag), ctypes.byref(payload), 4)
+        self.assertEqual(lib.ebsp_spmd(), 1)
+        packets, nbytes = ctypes.c_int(), ctypes.c_int()
+        lib.ebsp_qsize(ctypes.byref(packets), ctypes.byref(nbytes))
+        self.assertEqual((packets.value, nbytes.value), (n, 4 * n))
+        totals = {}
+        for _ in range(n):
+            status, tag, value = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+            lib.ebsp_get_tag(ctypes.byref(status), ctypes.byref(tag))
+            lib.ebsp_move(ctypes.byref(value), 4)
+            totals[tag.value] = value.value
+        lib.bsp_end()
+        self.assertEqual(got_down, [(4, 7, 100 + pid) for pid in range(n)])
+        want = sum(1000 + i for i in range(n))
+        self.assertEqual(totals, {pid: want for pid in range(n)})
+
 
 def ctypes_ptr(cb):
     import ctypes
