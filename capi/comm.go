@@ -145,14 +145,6 @@ func goSetTagsize(pid, tagsize C.int) C.int {
 	return C.int(old)
 }
 
-//export goCoreTagsize
-func goCoreTagsize(pid C.int) C.int {
-	if c := commCore(pid); c != nil {
-		return C.int(c.Tagsize())
-	}
-	return 0
-}
-
 //export goSend
 func goSend(pid, target C.int, tag, payload unsafe.Pointer, nbytes C.int) {
 	if c := commCore(pid); c != nil {

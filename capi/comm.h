@@ -17,7 +17,6 @@ extern void goDirectGet(int pid, int source, void *src, int offset, void *dst, i
 extern void *goDirectAddress(int pid, int target, void *variable);
 extern int goRemoteVariable(int pid, int target, void *variable, void **remote, int *size);
 extern int goSetTagsize(int pid, int tagsize);
-extern int goCoreTagsize(int pid);
 extern int goHostTagsize(void);
 extern void goSend(int pid, int target, void *tag, void *payload, int nbytes);
 extern void goQSize(int pid, int *packets, int *accum_bytes);

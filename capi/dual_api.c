@@ -46,5 +46,5 @@ int ebsp_get_tagsize(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return goHostTagsize();
-    return goCoreTagsize(self->pid);
+    return self->tagsize; /* the engine keeps it current (ShareTagsize) */
 }
