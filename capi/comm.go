@@ -18,17 +18,6 @@ import (
 	"libebsp/runtime"
 )
 
-// commCore is the calling core. comm_api.c has already checked that the
-// run is not stopping (a cheap atomic in C rather than the machine lock,
-// since these calls are hot); a stop that races with the call is
-// harmless because the core's state stays valid until the run ends.
-func commCore(pid C.int) *runtime.Core {
-	if machine == nil {
-		return nil
-	}
-	return machine.Core(int(pid))
-}
-
 // check reports a misuse (and stops the run).
 func check(err *runtime.Error) {
 	if err != nil {
@@ -55,63 +44,63 @@ var (
 //
 //export goDrainLog
 func goDrainLog(pid C.int, log unsafe.Pointer, n C.size_t) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.DrainLog(log, int(n)))
 	}
 }
 
 //export goPushReg
 func goPushReg(pid C.int, variable unsafe.Pointer, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.PushReg(variable, int(nbytes)))
 	}
 }
 
 //export goPopReg
 func goPopReg(pid C.int, variable unsafe.Pointer) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.PopReg(variable))
 	}
 }
 
 //export goPut
 func goPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.Put(int(target), src, dst, int(offset), int(nbytes)))
 	}
 }
 
 //export goHPPut
 func goHPPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.HPPut(int(target), src, dst, int(offset), int(nbytes)))
 	}
 }
 
 //export goGet
 func goGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.Get(int(source), src, int(offset), dst, int(nbytes)))
 	}
 }
 
 //export goHPGet
 func goHPGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.HPGet(int(source), src, int(offset), dst, int(nbytes)))
 	}
 }
 
 //export goDirectGet
 func goDirectGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.DirectGet(int(source), src, int(offset), dst, int(nbytes)))
 	}
 }
 
 //export goDirectAddress
 func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer {
-	c := commCore(pid)
+	c := coreOf(pid)
 	if c == nil {
 		return nil
 	}
@@ -122,7 +111,7 @@ func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer 
 
 //export goRemoteVariable
 func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {
-	c := commCore(pid)
+	c := coreOf(pid)
 	if c == nil {
 		return 0
 	}
@@ -136,7 +125,7 @@ func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe
 
 //export goSetTagsize
 func goSetTagsize(pid, tagsize C.int) C.int {
-	c := commCore(pid)
+	c := coreOf(pid)
 	if c == nil {
 		return tagsize
 	}
@@ -147,14 +136,14 @@ func goSetTagsize(pid, tagsize C.int) C.int {
 
 //export goSend
 func goSend(pid, target C.int, tag, payload unsafe.Pointer, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.Send(int(target), tag, payload, int(nbytes)))
 	}
 }
 
 //export goQSize
 func goQSize(pid C.int, packets, accumBytes *C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		n, bytes := c.QSize()
 		*packets, *accumBytes = C.int(n), C.int(bytes)
 	}
@@ -162,7 +151,7 @@ func goQSize(pid C.int, packets, accumBytes *C.int) {
 
 //export goGetTag
 func goGetTag(pid C.int, tag unsafe.Pointer) C.int {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		return C.int(c.GetTag(tag))
 	}
 	return -1
@@ -170,14 +159,14 @@ func goGetTag(pid C.int, tag unsafe.Pointer) C.int {
 
 //export goMove
 func goMove(pid C.int, payload unsafe.Pointer, bufferSize C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		c.Move(payload, int(bufferSize))
 	}
 }
 
 //export goHPMove
 func goHPMove(pid C.int, tagOut, payloadOut *unsafe.Pointer) C.int {
-	c := commCore(pid)
+	c := coreOf(pid)
 	if c == nil {
 		return -1
 	}
@@ -200,7 +189,7 @@ func hpmoveInto(move func() (unsafe.Pointer, unsafe.Pointer, int), tagOut, paylo
 
 //export goSendUp
 func goSendUp(pid C.int, tag, payload unsafe.Pointer, nbytes C.int) {
-	if c := commCore(pid); c != nil {
+	if c := coreOf(pid); c != nil {
 		check(c.SendUp(tag, payload, int(nbytes)))
 	}
 }

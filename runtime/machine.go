@@ -7,6 +7,7 @@ package runtime
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -48,6 +49,7 @@ type Machine struct {
 	cores      []*Core
 	runs       int
 	abort      *Abort
+	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
 }
@@ -167,6 +169,7 @@ func (m *Machine) StartRun() error {
 	}
 	m.startRunMemory()
 	m.abort = nil
+	m.aborted.Store(false)
 	m.startComm()
 	m.runs++
 	m.state = HostRunning
@@ -213,12 +216,10 @@ func (m *Machine) RecordAbort(pid int, reason, message string) bool {
 		step = c.Superstep()
 	}
 	m.abort = &Abort{Reason: reason, Pid: pid, Superstep: step, Message: message}
+	m.aborted.Store(true)
 	return true
 }
 
-// Aborted reports whether the current run is being stopped.
-func (m *Machine) Aborted() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.abort != nil
-}
+// Aborted reports whether the current run is being stopped. Lock-free:
+// every core-side call asks.
+func (m *Machine) Aborted() bool { return m.aborted.Load() }
