@@ -24,7 +24,7 @@ func coreOf(pid C.int) *runtime.Core {
 
 // fail reports a misuse on a core and stops the run as bsp_abort does.
 func fail(err *runtime.Error) {
-	coreLine(err.Pid, err.Error())
+	diagLine(err.Pid, err.Error())
 	machine.RecordAbort(err.Pid, "BSP ERROR", err.Error())
 	C.sched_stop()
 }
@@ -32,7 +32,7 @@ func fail(err *runtime.Error) {
 // warn reports a recoverable misuse on a core, printed as fail prints it;
 // the run goes on and the call returns its failure value.
 func warn(err *runtime.Error) {
-	coreLine(err.Pid, err.Error())
+	diagLine(err.Pid, err.Error())
 }
 
 //export goCoreBegin
@@ -93,6 +93,6 @@ func goReportStall(kind C.int) {
 		header, reason = fmt.Sprintf(runtime.TimeoutHeader, seconds), "watchdog timeout"
 	}
 	lines := machine.StallReport(header, func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
-	say("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
+	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
 	machine.RecordAbort(-1, reason, lines[0])
 }

@@ -114,10 +114,13 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
     (void)sig;
     (void)info;
     struct ebsp_core *self = ebsp_self;
-    if (!self || !self->can_unwind || !sched_stopped())
+    if (!self || !(self->can_unwind || self->leave) || !sched_stopped())
         return;
-    if (object_base(pc_of(uctx)) == self->kernel_base)
-        longjmp(self->exit_jmp, 1);
+    if (object_base(pc_of(uctx)) != self->kernel_base)
+        return;
+    if (self->leave)
+        self->leave();
+    longjmp(self->exit_jmp, 1);
 }
 
 void faults_install(void)

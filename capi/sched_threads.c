@@ -28,6 +28,7 @@ enum { SPIN_YIELDS = 20 };
 static struct {
     struct ebsp_core *cores;
     int n;
+    int first, started;         /* threads started for cores first..first+started-1 */
     _Atomic int arrived;        /* cores inside the current barrier */
     _Atomic unsigned gen;       /* barrier generation: futex word of waiting cores */
     _Atomic int finished;       /* cores that returned from their kernel */
@@ -84,7 +85,11 @@ void sched_stop(void)
 void sched_leave_if_stopped(void)
 {
     struct ebsp_core *self = ebsp_self;
-    if (self && self->can_unwind && atomic_load(&run.stopped))
+    if (!self || !atomic_load(&run.stopped))
+        return;
+    if (self->leave)
+        self->leave();
+    if (self->can_unwind)
         longjmp(self->exit_jmp, 1);
 }
 
@@ -194,7 +199,8 @@ static void *core_main(void *arg)
     faults_thread_start();
     self->where = WHERE_RUNNING;
     if (self->can_unwind) {
-        self->kernel_base = object_base((const void *)self->entry);
+        if (!self->kernel_base) /* else set by whoever knows better (bsplib_api.c) */
+            self->kernel_base = object_base((const void *)self->entry);
         if (setjmp(self->exit_jmp) == 0)
             self->entry();
     } else {
@@ -285,30 +291,60 @@ static void host_loop(void)
     }
 }
 
-int sched_run(struct ebsp_core *cores, int n)
+void sched_adopt(struct ebsp_core *core)
+{
+    ebsp_self = core;
+    core->thread = pthread_self();
+    faults_thread_start();
+    core->where = WHERE_RUNNING;
+}
+
+void sched_release(void)
+{
+    core_finished(ebsp_self);
+}
+
+void sched_start(struct ebsp_core *cores, int n, int first)
 {
     faults_install();
     memset(&run, 0, sizeof run);
     run.cores = cores;
     run.n = n;
+    run.first = first;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, stack_size());
-    int started = 0;
-    for (; started < n; started++) {
-        if (pthread_create(&cores[started].thread, &attr, core_main, &cores[started]) != 0)
+    int i = first;
+    for (; i < n; i++) {
+        if (pthread_create(&cores[i].thread, &attr, core_main, &cores[i]) != 0)
             break;
     }
     pthread_attr_destroy(&attr);
-    if (started < n) {
+    run.started = i - first;
+    if (i < n) {
         out_stderr("ebsp: ERROR: could not start a thread per core; lower the core count or EBSP_STACK_KB\n");
         sched_stop();
-        atomic_fetch_add(&run.finished, n - started);
+        atomic_fetch_add(&run.finished, n - i);
     }
+}
+
+void sched_host_loop(void)
+{
     host_loop();
-    for (int i = 0; i < started; i++)
-        pthread_join(cores[i].thread, NULL);
+}
+
+int sched_join(void)
+{
+    for (int i = run.first; i < run.first + run.started; i++)
+        pthread_join(run.cores[i].thread, NULL);
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;
     return ok;
+}
+
+int sched_run(struct ebsp_core *cores, int n)
+{
+    sched_start(cores, n, 0);
+    host_loop();
+    return sched_join();
 }

@@ -48,6 +48,8 @@ struct ebsp_core {
     int pid;
     ebsp_kernel_fn entry;
     int can_unwind;          /* entry is C code compiled from a kernel file: abort may longjmp */
+    void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
+                                the BSPlib face's pid 0, whose frames are its caller's (bsplib_api.c) */
     jmp_buf exit_jmp;
     volatile int where;      /* enum ebsp_where */
     uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */
@@ -79,6 +81,19 @@ struct ebsp_core *sched_cores_alloc(int n);
 void sched_cores_free(struct ebsp_core *cores);
 /* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
 int sched_run(struct ebsp_core *cores, int n);
+/* sched_run in parts, for runs whose first cores are run by threads that
+ * exist already (the BSPlib face: the thread calling bsp_begin is pid 0).
+ * sched_adopt makes the calling thread run core (one of cores[0..first)),
+ * before sched_start; sched_start starts threads for cores first..n-1;
+ * sched_release: the adopted core has left the run (its thread keeps
+ * ebsp_self and the signal stack of sched_adopt); sched_host_loop watches
+ * the run (watchdog, host sync) until every core has left; sched_join
+ * waits for the started threads and returns what sched_run returns. */
+void sched_adopt(struct ebsp_core *core);
+void sched_start(struct ebsp_core *cores, int n, int first);
+void sched_release(void);
+void sched_host_loop(void);
+int sched_join(void);
 /* Blocks until every core arrived with the same kind; returns 0, or -1 if the
  * run is being stopped (abort, deadlock). */
 int sched_barrier(enum ebsp_where kind);

@@ -42,6 +42,9 @@ func (c *Core) Superstep() int { return int(c.superstep.Load()) }
 
 // Begin is the core's bsp_begin.
 func (c *Core) Begin() *Error {
+	if c.m.Standard {
+		return c.errorf("bsp_begin", "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); %s", MixedFaces)
+	}
 	if c.begun {
 		return c.errorf("bsp_begin", "called twice")
 	}
@@ -52,6 +55,9 @@ func (c *Core) Begin() *Error {
 // End is the core's bsp_end; it reports whether the core must wait for the
 // others (the final barrier of the run).
 func (c *Core) End() (bool, *Error) {
+	if c.m.Standard {
+		return false, c.errorf("bsp_end", "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); %s", MixedFaces)
+	}
 	if c.ended {
 		return false, c.errorf("bsp_end", "called twice")
 	}

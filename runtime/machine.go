@@ -52,6 +52,12 @@ type Machine struct {
 	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
+
+	// Standard is true while a BSPlib-face SPMD section (include/bsp.h)
+	// owns the machine: BSPlib semantics, no host (bsplib.go). Changed only
+	// while no core runs, so cores read it without the lock.
+	Standard bool
+	saved    standardSaved // the EBSP host's state during such a section
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -97,6 +103,9 @@ func (m *Machine) RegisterKernel(name string, fn unsafe.Pointer) error {
 func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.Standard {
+		return Kernel{}, m.mixedInStandard("bsp_init")
+	}
 	if m.state >= HostBegun {
 		return Kernel{}, fmt.Errorf("bsp_init: cores are still loaded (state %s); call bsp_end first", m.state)
 	}
@@ -118,6 +127,9 @@ func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 func (m *Machine) Begin(nprocs int) (Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.Standard {
+		return Kernel{}, m.mixedInStandard("bsp_begin")
+	}
 	switch m.state {
 	case HostIdle:
 		return Kernel{}, fmt.Errorf("bsp_begin: %w", ErrNoKernel)

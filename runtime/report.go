@@ -66,7 +66,11 @@ func (m *Machine) StallReport(header string, where func(pid int) Where) []string
 	sort.Slice(keys, func(i, j int) bool { return groups[keys[i]][0] < groups[keys[j]][0] })
 	lines := []string{header}
 	for _, k := range keys {
-		lines = append(lines, fmt.Sprintf("  %s %s (superstep %d)", pidList(groups[k]), k.w, k.step))
+		place := k.w.String()
+		if m.Standard && k.w == WhereFinished {
+			place = "returned from its SPMD function without bsp_end"
+		}
+		lines = append(lines, fmt.Sprintf("  %s %s (superstep %d)", pidList(groups[k]), place, k.step))
 	}
 	return lines
 }

@@ -1,0 +1,139 @@
+package main
+
+// Glue of the BSPlib face (bsplib_api.c, include/bsp.h): an SPMD section
+// is one run of the machine in Standard mode, started and ended by the
+// program's own thread, which is pid 0.
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+#include "bsplib.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"libebsp/emesh"
+)
+
+// standardRun reports whether a BSPlib section owns the machine.
+func standardRun() bool { return machine != nil && machine.Standard }
+
+// diagLine prints a diagnostic about core pid: "$PP: text" on stdout for
+// the EBSP face (as on the board, where the host reads it), on stderr for
+// the BSPlib face, whose stdout is the program's own output.
+func diagLine(pid int, text string) {
+	if !standardRun() {
+		coreLine(pid, text)
+		return
+	}
+	diagSay(fmt.Sprintf("$%02d: %s\n", pid, text))
+}
+
+// diagSay prints a report about the run as a whole, where diagLine would.
+func diagSay(text string) {
+	if !standardRun() {
+		say(text)
+		return
+	}
+	cs := C.CString(text)
+	C.out_stderr(cs)
+	C.free(unsafe.Pointer(cs))
+}
+
+// goBsplibBegin starts a BSPlib section of nprocs cores: the machine in
+// Standard mode and the C core table, with the run started. NULL after
+// printing why on stderr.
+//
+//export goBsplibBegin
+func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
+	m := hostMachine("bsp_begin")
+	if m == nil {
+		return nil
+	}
+	memCfg, err := emesh.MemoryConfigFromEnv(cGetenv)
+	if err != nil {
+		complain("bsp_begin: " + err.Error())
+		return nil
+	}
+	m.SetMemoryConfig(memCfg)
+	if err := m.BeginStandard(int(nprocs)); err != nil {
+		complain(err.Error())
+		return nil
+	}
+	table := C.sched_cores_alloc(C.int(nprocs))
+	if table == nil {
+		m.EndStandard()
+		complain(fmt.Sprintf("bsp_begin: out of memory for %d cores", nprocs))
+		return nil
+	}
+	cores := unsafe.Slice(table, int(nprocs))
+	for i := range cores {
+		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
+		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
+	}
+	configureComm(m)
+	if err := m.StartRun(); err != nil {
+		m.EndStandard()
+		C.sched_cores_free(table)
+		complain(err.Error())
+		return nil
+	}
+	current = session{cores: table}
+	C.ebsp_active_nprocs = C.int(nprocs)
+	ensurePsFor(int(nprocs))
+	return table
+}
+
+// goBsplibFinish ends the section: the run's report (when it was
+// stopped) on stderr, the machine back to the EBSP host's state, and with
+// release, the core table freed.
+//
+//export goBsplibFinish
+func goBsplibFinish(release C.int) {
+	abort := machine.EndStandard()
+	if abort != nil {
+		where := ""
+		if abort.Pid >= 0 {
+			where = fmt.Sprintf(" on core %02d in superstep %d", abort.Pid, abort.Superstep)
+		}
+		cs := C.CString(fmt.Sprintf("ebsp: run stopped: %s%s\n", abort.Reason, where))
+		C.out_stderr(cs)
+		C.free(unsafe.Pointer(cs))
+	}
+	if release != 0 {
+		current.unload()
+		C.ebsp_active_nprocs = 0
+	}
+}
+
+//export goBsplibCoreBegin
+func goBsplibCoreBegin(pid C.int) {
+	if c := coreOf(pid); c != nil {
+		check(c.BeginStandard())
+	}
+}
+
+//export goBsplibCoreEnd
+func goBsplibCoreEnd(pid C.int) C.int {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	wait, err := c.EndStandard()
+	check(err)
+	return boolInt(wait)
+}
+
+// goBsplibMisuse reports a misuse found by bsplib_api.c on core pid and
+// stops the run.
+//
+//export goBsplibMisuse
+func goBsplibMisuse(pid C.int, call, what *C.char) {
+	if c := coreOf(pid); c != nil {
+		fail(c.Misuse(C.GoString(call), C.GoString(what)))
+	}
+}

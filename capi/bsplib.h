@@ -1,0 +1,23 @@
+/*
+ * Go entry points of the BSPlib face (capi/bsplib.go), called by
+ * bsplib_api.c.
+ */
+#ifndef EBSP_BSPLIB_H
+#define EBSP_BSPLIB_H
+
+#include "shim.h"
+
+/* Starts a section of nprocs cores (the run started, Standard mode); NULL
+ * after printing why on stderr. */
+extern struct ebsp_core *goBsplibBegin(long long nprocs);
+/* Ends the section: prints "ebsp: run stopped: ..." if it was stopped and
+ * returns the machine to the EBSP host's state; release: frees the core
+ * table too. */
+extern void goBsplibFinish(int release);
+extern void goBsplibCoreBegin(int pid);
+/* 1: the core waits for the others in bsp_end. */
+extern int goBsplibCoreEnd(int pid);
+/* Reports "$PP: BSP ERROR: call: what (superstep N)" and stops the run. */
+extern void goBsplibMisuse(int pid, char *call, char *what);
+
+#endif

@@ -1,0 +1,690 @@
+/*
+ * The standard BSPlib face (include/bsp.h): the SPMD section of a BSPlib
+ * program on the emulated cores, on the engine of the EBSP face.
+ *
+ * A section is one run of the scheduler whose pid 0 is the thread that
+ * called bsp_begin(P) (adopted, sched_adopt) and whose P-1 other cores are
+ * started threads running the program's SPMD function (bsp_init) or, with
+ * no bsp_init, main(argc, argv). A monitor thread runs the scheduler's host
+ * loop (watchdog) meanwhile. Every call checks that its thread is a core of
+ * the section after its bsp_begin (bl_self), converts MulticoreBSP's
+ * types (size_t sizes, unsigned pids) or the compatibility mode's ints
+ * to the engine's, and forwards to the EBSP core call, so both faces share
+ * one implementation of every rule.
+ *
+ * Leaving: the other cores leave their SPMD function at bsp_end (longjmp to
+ * core_main, as a kernel's core does on abort). pid 0 cannot be unwound
+ * (its frames are the program's), so a stopped section parks it
+ * (bl_owner_leave, its core's `leave` hook) and the monitor ends the program
+ * with exit status 1 once every core has left.
+ */
+#define _GNU_SOURCE
+#include "shim.h"
+#include "comm.h"
+#include "reqlog.h"
+#include "bsplib.h"
+
+#include <e_bsp.h> /* the EBSP core calls, which do the work */
+#define BSPLIB_NO_NAME_MAP
+#include <bsp.h>
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MIXED_FACES "a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run"
+
+typedef int (*main_fn)(int, char **);
+
+static struct {
+    void (*spmd)(void);    /* bsp_init's SPMD function, or NULL */
+    main_fn main;          /* without bsp_init: what the other cores run */
+    char ***core_argv;     /* their private argv arrays (main may change them) */
+    _Atomic int running;   /* a section is running */
+    _Atomic int exiting;   /* the library is ending the program */
+    struct ebsp_core *cores;
+    int nprocs;
+    pthread_t monitor;
+} bl;
+
+/* The process's arguments, as glibc hands them to constructors. */
+static int proc_argc;
+static char **proc_argv;
+
+__attribute__((constructor)) static void capture_args(int argc, char **argv, char **envp)
+{
+    (void)envp;
+    proc_argc = argc;
+    proc_argv = argv;
+}
+
+/* The calling thread's core, between its bsp_begin and bsp_end of a
+ * BSPlib section; NULL otherwise. */
+static __thread struct ebsp_core *bl_self __attribute__((tls_model("initial-exec")));
+
+/* ---- diagnostics ---- */
+
+static char *vformat(const char *format, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int len = vsnprintf(NULL, 0, format, copy);
+    va_end(copy);
+    char *text = malloc(len > 0 ? (size_t)len + 1 : 1);
+    if (text) {
+        if (len > 0)
+            vsnprintf(text, (size_t)len + 1, format, ap);
+        else
+            text[0] = '\0';
+    }
+    return text;
+}
+
+/* A misuse outside any section: nothing to stop, so the program ends. */
+__attribute__((noreturn, format(printf, 1, 2))) static void bl_fatal(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    char *what = vformat(format, ap);
+    va_end(ap);
+    const char *msg = what ? what : format;
+    char *line = malloc(strlen(msg) + 16);
+    if (line) {
+        sprintf(line, "ebsp: ERROR: %s\n", msg);
+        out_stderr(line);
+    }
+    free(line);
+    free(what);
+    atomic_store(&bl.exiting, 1);
+    exit(EXIT_FAILURE);
+}
+
+/* A misuse on a core: reported by the engine, which stops the run; the
+ * core then leaves (returns only for a registered EBSP kernel). */
+__attribute__((format(printf, 3, 4))) static void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    char *what = vformat(format, ap);
+    va_end(ap);
+    goBsplibMisuse(self->pid, (char *)call, what ? what : (char *)format);
+    free(what);
+    sched_leave_if_stopped();
+}
+
+/* The calling thread is not a core of a section after its bsp_begin. */
+__attribute__((noinline)) static void bl_refuse(const char *call)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self && !atomic_load(&bl.running))
+        bl_misuse(self, call, "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
+    else if (self)
+        bl_misuse(self, call, "called before bsp_begin on this core (an SPMD function starts with bsp_begin)");
+    else
+        bl_fatal("%s: called outside an SPMD section (every BSPlib call but bsp_init, bsp_begin, bsp_nprocs "
+                 "and bsp_abort belongs between bsp_begin and bsp_end, on a core of the section)", call);
+}
+
+static inline struct ebsp_core *bl_core(const char *call)
+{
+    struct ebsp_core *self = bl_self;
+    if (__builtin_expect(self != NULL, 1))
+        return self;
+    bl_refuse(call);
+    return NULL;
+}
+
+/* A size, offset or count for the engine, which takes ints. A negative int
+ * that went through size_t comes back negative (the engine reports it);
+ * larger values are refused here. 0 when the run was stopped. */
+__attribute__((noinline)) static int bl_large(struct ebsp_core *self, const char *call, const char *what, size_t v, int *out)
+{
+    if (v >= (size_t)INT_MIN) {
+        *out = (int)(long long)v;
+        return 1;
+    }
+    bl_misuse(self, call, "%s %zu is larger than INT_MAX (%d): libebsp moves and registers at most that many bytes at once",
+              what, v, INT_MAX);
+    return 0;
+}
+
+static inline int bl_int(struct ebsp_core *self, const char *call, const char *what, size_t v, int *out)
+{
+    if (__builtin_expect(v <= INT_MAX, 1)) {
+        *out = (int)v;
+        return 1;
+    }
+    return bl_large(self, call, what, v, out);
+}
+
+/* ---- the section ---- */
+
+/* A core's bsp_begin: its clock starts and the engine counts it in. */
+static void bl_start_core(struct ebsp_core *self)
+{
+    self->begin_ns = self->last_raw_ns = ebsp_now_ns();
+    hp_forget(self);
+    goBsplibCoreBegin(self->pid);
+    bl_self = self;
+    sched_leave_if_stopped();
+}
+
+/* What the other cores run. */
+static int bl_core_entry(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (bl.spmd)
+        bl.spmd();
+    else
+        bl.main(proc_argc, bl.core_argv[self->pid]);
+    return 0; /* returned without bsp_end: the scheduler reports it if others wait */
+}
+
+/* Ends the program after a stopped section, once every core has left. */
+__attribute__((noreturn)) static void bl_exit_stopped(void)
+{
+    atomic_store(&bl.exiting, 1);
+    sched_join();
+    goBsplibFinish(0);
+    out_flush();
+    exit(EXIT_FAILURE);
+}
+
+static void *bl_monitor(void *arg)
+{
+    (void)arg;
+    sched_host_loop();
+    if (sched_stopped())
+        bl_exit_stopped();
+    return NULL;
+}
+
+/* pid 0 leaves a stopped section: it counts as finished and waits for
+ * the monitor to end the program. */
+static void bl_owner_leave(void)
+{
+    bl_self = NULL;
+    sched_release();
+    for (;;)
+        pause();
+}
+
+static void bl_atexit(void)
+{
+    if (atomic_load(&bl.running) && !atomic_load(&bl.exiting))
+        out_stderr("ebsp: ERROR: the program exits during a BSPlib SPMD section "
+                   "(exit, or a return from main, before every core called bsp_end)\n");
+}
+
+/* Private copies of the argv array, one per core that runs main. */
+static char ***copy_argv(int n)
+{
+    char ***all = calloc((size_t)n, sizeof *all);
+    for (int i = 0; all && i < n; i++) {
+        all[i] = calloc((size_t)proc_argc + 1, sizeof(char *));
+        if (!all[i])
+            return all; /* the caller checks each */
+        for (int k = 0; k < proc_argc; k++)
+            all[i][k] = proc_argv[k];
+    }
+    return all;
+}
+
+static void free_argv(char ***all, int n)
+{
+    for (int i = 0; all && i < n; i++)
+        free(all[i]);
+    free(all);
+}
+
+/* A thread that is no core starts a section of P cores and becomes pid 0. */
+static void bl_start_section(long long P, const void *caller)
+{
+    static int atexit_done;
+    if (atomic_load(&bl.running))
+        bl_fatal("bsp_begin: a BSPlib SPMD section is running on another thread; one section at a time");
+    main_fn main_entry = NULL;
+    if (!bl.spmd) {
+        void *sym = dlsym(RTLD_DEFAULT, "main");
+        memcpy(&main_entry, &sym, sizeof sym);
+        if (!main_entry)
+            bl_fatal("bsp_begin: without bsp_init(spmd, argc, argv) first, the other cores run main, but main is not in "
+                     "the program's dynamic symbol table: link with -rdynamic (bspcc and `pkg-config --libs bsp` do), "
+                     "or call bsp_init first");
+    }
+    struct ebsp_core *cores = goBsplibBegin(P);
+    if (!cores) {
+        atomic_store(&bl.exiting, 1);
+        exit(EXIT_FAILURE); /* the engine said why */
+    }
+    int n = (int)P;
+    char ***argvs = NULL;
+    if (main_entry) {
+        argvs = copy_argv(n);
+        for (int i = 0; i < n; i++)
+            if (!argvs || !argvs[i])
+                bl_fatal("bsp_begin: out of memory");
+    }
+    if (!atexit_done)
+        atexit_done = atexit(bl_atexit) == 0;
+    bl.main = main_entry;
+    bl.core_argv = argvs;
+    bl.cores = cores;
+    bl.nprocs = n;
+    const void *spmd_code = bl.spmd ? (const void *)bl.spmd : (const void *)main_entry;
+    const void *spmd_base = object_base(spmd_code);
+    for (int i = 1; i < n; i++) {
+        cores[i].entry = bl_core_entry;
+        cores[i].can_unwind = 1;
+        cores[i].kernel_base = spmd_base; /* the watchdog unwinds a core looping in there */
+    }
+    cores[0].leave = bl_owner_leave;
+    cores[0].kernel_base = object_base(caller);
+    atomic_store(&bl.running, 1);
+    sync_reset();
+    sched_adopt(&cores[0]);
+    bl_start_core(&cores[0]);
+    sched_start(cores, n, 1);
+    if (pthread_create(&bl.monitor, NULL, bl_monitor, NULL) != 0)
+        bl_fatal("bsp_begin: could not start a thread; lower the core count or EBSP_STACK_KB");
+}
+
+/* bsp_begin on a core: a core of the section joins it. */
+static void bl_join(struct ebsp_core *self, long long P)
+{
+    if (!atomic_load(&bl.running))
+        bl_misuse(self, "bsp_begin", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
+    else if (bl_self)
+        bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
+    else if (P != bl.nprocs)
+        bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
+                  "every core calls bsp_begin with the same count", P, bl.nprocs);
+    else
+        bl_start_core(self);
+}
+
+static void bl_begin(long long P, const void *caller)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self)
+        bl_join(self, P);
+    else
+        bl_start_section(P, caller);
+}
+
+void bsplib_begin(unsigned int P)
+{
+    bl_begin(P, __builtin_return_address(0));
+}
+
+void bsplib_begin_int(int P)
+{
+    bl_begin(P, __builtin_return_address(0));
+}
+
+void bsplib_init(void (*spmd)(void), int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ebsp_core *self = ebsp_self;
+    if (self) {
+        if (atomic_load(&bl.running))
+            bl_misuse(self, "bsp_init", "called inside an SPMD section; call it in main, before bsp_begin");
+        else
+            bl_misuse(self, "bsp_init", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
+        return;
+    }
+    if (!spmd)
+        bl_fatal("bsp_init: the SPMD function is NULL");
+    bl.spmd = spmd;
+}
+
+/* pid 0 at the end of its bsp_end: waits for the others, ends the run. */
+static void bl_finish_section(void)
+{
+    int n = bl.nprocs;
+    struct ebsp_core *cores = bl.cores;
+    sched_release();
+    pthread_join(bl.monitor, NULL); /* it ends the program if the run was stopped */
+    sched_join();
+    faults_thread_end();
+    ebsp_self = NULL;
+    reqlog_free_all(cores, n);
+    free_argv(bl.core_argv, n);
+    bl.core_argv = NULL;
+    bl.cores = NULL;
+    goBsplibFinish(1);
+    atomic_store(&bl.running, 0);
+}
+
+void bsplib_end(void)
+{
+    struct ebsp_core *self = bl_core("bsp_end");
+    if (!self)
+        return;
+    reqlog_drain(self); /* a misuse in the last superstep is still reported */
+    if (goBsplibCoreEnd(self->pid))
+        sched_barrier(WHERE_END);
+    sched_leave_if_stopped();
+    bl_self = NULL;
+    if (self->leave == NULL)
+        longjmp(self->exit_jmp, 1); /* out of the SPMD function: code after bsp_end is pid 0's */
+    bl_finish_section();
+}
+
+/* ---- enquiry ---- */
+
+unsigned int bsplib_nprocs(void)
+{
+    if (bl_self)
+        return (unsigned int)ebsp_active_nprocs;
+    struct ebsp_core *self = ebsp_self;
+    if (self && atomic_load(&bl.running))
+        return (unsigned int)ebsp_active_nprocs; /* a core before its bsp_begin */
+    if (self) {
+        bl_refuse("bsp_nprocs");
+        return 0;
+    }
+    return (unsigned int)goHostNprocs(); /* the cores available */
+}
+
+int bsplib_nprocs_int(void)
+{
+    return (int)bsplib_nprocs();
+}
+
+unsigned int bsplib_pid(void)
+{
+    struct ebsp_core *self = bl_core("bsp_pid");
+    return self ? (unsigned int)self->pid : 0;
+}
+
+int bsplib_pid_int(void)
+{
+    return (int)bsplib_pid();
+}
+
+double bsplib_time(void)
+{
+    struct ebsp_core *self = bl_core("bsp_time");
+    return self ? (double)(ebsp_now_ns() - self->begin_ns) * 1e-9 : 0.0;
+}
+
+/* ---- synchronisation and abort ---- */
+
+void bsplib_sync(void)
+{
+    if (bl_core("bsp_sync"))
+        bsp_sync();
+}
+
+void bsplib_vabort(const char *format, va_list ap)
+{
+    char *text = vformat(format ? format : "bsp_abort", ap);
+    const char *msg = text ? text : "bsp_abort";
+    size_t len = strlen(msg);
+    char *line = malloc(len + 2);
+    if (line) {
+        memcpy(line, msg, len + 1);
+        if (len == 0 || msg[len - 1] != '\n')
+            strcpy(line + len, "\n");
+        out_stderr(line);
+        free(line);
+    }
+    struct ebsp_core *self = ebsp_self;
+    if (!self) { /* outside a section */
+        free(text);
+        atomic_store(&bl.exiting, 1);
+        out_flush();
+        exit(EXIT_FAILURE);
+    }
+    if (!atomic_load(&bl.running)) {
+        free(text);
+        bl_refuse("bsp_abort");
+        return;
+    }
+    if (!sched_stopped()) {
+        goCoreAbort(self->pid, (char *)msg);
+        sched_stop();
+    }
+    free(text);
+    sched_leave_if_stopped();
+}
+
+void bsplib_abort(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    bsplib_vabort(format, ap);
+    va_end(ap);
+}
+
+/* ---- registration ---- */
+
+void bsplib_push_reg(const void *address, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_push_reg");
+    int n;
+    if (self && bl_int(self, "bsp_push_reg", "size", size, &n))
+        bsp_push_reg(address, n);
+}
+
+void bsplib_push_reg_int(const void *address, int size)
+{
+    if (bl_core("bsp_push_reg"))
+        bsp_push_reg(address, size);
+}
+
+void bsplib_pop_reg(const void *address)
+{
+    if (bl_core("bsp_pop_reg"))
+        bsp_pop_reg(address);
+}
+
+/* ---- DRMA ---- */
+
+/* offset and size as ints, or 0 (reported) */
+static inline int bl_range(struct ebsp_core *self, const char *call, size_t offset, size_t size, int *off, int *n)
+{
+    return bl_int(self, call, "offset", offset, off) && bl_int(self, call, "size", size, n);
+}
+
+void bsplib_put(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_put");
+    int off, n;
+    if (self && bl_range(self, "bsp_put", offset, size, &off, &n))
+        bsp_put((int)pid, source, (void *)destination, off, n);
+}
+
+void bsplib_put_int(int pid, const void *source, const void *destination, int offset, int size)
+{
+    if (bl_core("bsp_put"))
+        bsp_put(pid, source, (void *)destination, offset, size);
+}
+
+void bsplib_hpput(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_hpput");
+    int off, n;
+    if (self && bl_range(self, "bsp_hpput", offset, size, &off, &n))
+        bsp_hpput((int)pid, source, (void *)destination, off, n);
+}
+
+void bsplib_hpput_int(int pid, const void *source, const void *destination, int offset, int size)
+{
+    if (bl_core("bsp_hpput"))
+        bsp_hpput(pid, source, (void *)destination, offset, size);
+}
+
+void bsplib_get(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_get");
+    int off, n;
+    if (self && bl_range(self, "bsp_get", offset, size, &off, &n))
+        bsp_get((int)pid, source, off, destination, n);
+}
+
+void bsplib_get_int(int pid, const void *source, int offset, void *destination, int size)
+{
+    if (bl_core("bsp_get"))
+        bsp_get(pid, source, offset, destination, size);
+}
+
+void bsplib_hpget(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_hpget");
+    int off, n;
+    if (self && bl_range(self, "bsp_hpget", offset, size, &off, &n))
+        bsp_hpget((int)pid, source, off, destination, n);
+}
+
+void bsplib_hpget_int(int pid, const void *source, int offset, void *destination, int size)
+{
+    if (bl_core("bsp_hpget"))
+        bsp_hpget(pid, source, offset, destination, size);
+}
+
+void bsplib_direct_get(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_direct_get");
+    int off, n;
+    if (self && bl_range(self, "bsp_direct_get", offset, size, &off, &n))
+        bsp_direct_get((int)pid, source, off, destination, n);
+}
+
+void bsplib_direct_get_int(int pid, const void *source, int offset, void *destination, int size)
+{
+    if (bl_core("bsp_direct_get"))
+        bsp_direct_get(pid, source, offset, destination, size);
+}
+
+/* ---- BSMP ---- */
+
+void bsplib_set_tagsize(size_t *size)
+{
+    struct ebsp_core *self = bl_core("bsp_set_tagsize");
+    int n;
+    if (!self)
+        return;
+    if (!size) {
+        bl_misuse(self, "bsp_set_tagsize", "the tag size pointer is NULL");
+        return;
+    }
+    if (bl_int(self, "bsp_set_tagsize", "tag size", *size, &n)) {
+        bsp_set_tagsize(&n);
+        *size = (size_t)n;
+    }
+}
+
+void bsplib_set_tagsize_int(int *size)
+{
+    struct ebsp_core *self = bl_core("bsp_set_tagsize");
+    if (self && !size)
+        bl_misuse(self, "bsp_set_tagsize", "the tag size pointer is NULL");
+    else if (self)
+        bsp_set_tagsize(size);
+}
+
+void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_send");
+    int n;
+    if (self && bl_int(self, "bsp_send", "size", size, &n))
+        bsp_send((int)pid, tag, payload, n);
+}
+
+void bsplib_send_int(int pid, const void *tag, const void *payload, int size)
+{
+    if (bl_core("bsp_send"))
+        bsp_send(pid, tag, payload, size);
+}
+
+void bsplib_hpsend(unsigned int pid, const void *tag, const void *payload, size_t size)
+{
+    struct ebsp_core *self = bl_core("bsp_hpsend");
+    int n;
+    if (self && bl_int(self, "bsp_hpsend", "size", size, &n))
+        bsp_send((int)pid, tag, payload, n);
+}
+
+void bsplib_hpsend_int(int pid, const void *tag, const void *payload, int size)
+{
+    if (bl_core("bsp_hpsend"))
+        bsp_send(pid, tag, payload, size);
+}
+
+void bsplib_qsize(unsigned int *packets, size_t *accumulated_size)
+{
+    int n = 0, bytes = 0;
+    if (bl_core("bsp_qsize"))
+        bsp_qsize(&n, &bytes);
+    if (packets)
+        *packets = (unsigned int)n;
+    if (accumulated_size)
+        *accumulated_size = (size_t)bytes;
+}
+
+void bsplib_qsize_int(int *packets, int *accumulated_size)
+{
+    int n = 0, bytes = 0;
+    if (bl_core("bsp_qsize"))
+        bsp_qsize(&n, &bytes);
+    if (packets)
+        *packets = n;
+    if (accumulated_size)
+        *accumulated_size = bytes;
+}
+
+void bsplib_get_tag(size_t *status, void *tag)
+{
+    int st = -1;
+    if (bl_core("bsp_get_tag"))
+        bsp_get_tag(&st, tag);
+    if (status)
+        *status = st < 0 ? SIZE_MAX : (size_t)st;
+}
+
+void bsplib_get_tag_int(int *status, void *tag)
+{
+    int st = -1;
+    if (bl_core("bsp_get_tag"))
+        bsp_get_tag(&st, tag);
+    if (status)
+        *status = st;
+}
+
+void bsplib_move(void *payload, size_t max_copy_size)
+{
+    if (bl_core("bsp_move"))
+        bsp_move(payload, max_copy_size > INT_MAX ? INT_MAX : (int)max_copy_size);
+}
+
+void bsplib_move_int(void *payload, int max_copy_size)
+{
+    if (bl_core("bsp_move"))
+        bsp_move(payload, max_copy_size);
+}
+
+size_t bsplib_hpmove(void **tag_ptr, void **payload_ptr)
+{
+    int size = -1;
+    if (bl_core("bsp_hpmove"))
+        size = bsp_hpmove(tag_ptr, payload_ptr);
+    return size < 0 ? SIZE_MAX : (size_t)size;
+}
+
+int bsplib_hpmove_int(void **tag_ptr, void **payload_ptr)
+{
+    int size = -1;
+    if (bl_core("bsp_hpmove"))
+        size = bsp_hpmove(tag_ptr, payload_ptr);
+    return size;
+}
