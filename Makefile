@@ -12,7 +12,7 @@ GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name 
 
 all: lib
 
-lib: $(LIB) lib/pkgconfig/ebsp.pc
+lib: $(LIB) lib/pkgconfig/ebsp.pc lib/pkgconfig/bsp.pc lib/bin/bspcc lib/bin/bsprun
 
 $(LIB): $(GOSRC)
 	@mkdir -p lib
@@ -21,9 +21,14 @@ $(LIB): $(GOSRC)
 		mv lib/.build-$$$$.h lib/libebsp-go-exports.h && mv lib/.build-$$$$.so lib/$(SONAME)
 	ln -sf $(SONAME) $(LIB)
 
-lib/pkgconfig/ebsp.pc: pkgconfig/ebsp.pc.in
+lib/pkgconfig/%.pc: pkgconfig/%.pc.in
 	@mkdir -p lib/pkgconfig
 	sed -e 's|@PREFIX@|$(CURDIR)|; s|@LIBDIR@|$(CURDIR)/lib|; s|@INCLUDEDIR@|$(CURDIR)/include|' $< > $@
+
+# bspcc (compile and link a BSPlib program) and bsprun, for the tree in place.
+lib/bin/%: tools/%.in
+	@mkdir -p lib/bin
+	sed -e 's|@LIBDIR@|$(CURDIR)/lib|; s|@INCLUDEDIR@|$(CURDIR)/include|' $< > $@ && chmod 755 $@
 
 # The hello example: host and kernel built by the host gcc, 16 cores.
 demo: lib
@@ -64,6 +69,15 @@ test-install: lib
 	$(CC) $(CFLAGS) -shared -fPIC $$(PKG_CONFIG_PATH=lib/install-test pkg-config --cflags ebsp) \
 		examples/hello/e_hello.c -o lib/install-test/bin/e_hello.elf
 	lib/install-test/bin/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 16
+	sed 's|=/usr|=$(CURDIR)/lib/install-test/root/usr|' lib/install-test/root/usr/lib/pkgconfig/bsp.pc \
+		> lib/install-test/bsp.pc
+	$(CC) $(CFLAGS) examples/bsplib/hello.c -o lib/install-test/bin/bsp_hello \
+		$$(PKG_CONFIG_PATH=lib/install-test pkg-config --cflags --libs bsp)
+	lib/install-test/bin/bsp_hello | grep -c '^Hello from' | grep -qx 16
+	sed 's|/usr/|$(CURDIR)/lib/install-test/root/usr/|' lib/install-test/root/usr/bin/bspcc > lib/install-test/bspcc
+	sh lib/install-test/bspcc $(CFLAGS) --compat examples/bsplib/hello.c -o lib/install-test/bin/bsp_hello_compat
+	EBSP_MESH=1x3 lib/install-test/bin/bsp_hello_compat | grep -c '^Hello from' | grep -qx 3
+	test "$$(sh lib/install-test/root/usr/bin/bsprun -n 12 sh -c 'echo $$EBSP_MESH')" = 3x4
 	@echo "install test: ok"
 
 # Fuzz the engine (registrations, messages, streams) and the memory
@@ -104,12 +118,19 @@ bench-stream: lib
 	$(MAKE) -C bench/stream run
 
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/bin
 	install -m 755 lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libebsp.so
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/ebsp/
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' \
 		pkgconfig/ebsp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ebsp.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' \
+		pkgconfig/bsp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/bsp.pc
+	for t in bspcc bsprun; do \
+		sed -e 's|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' tools/$$t.in \
+			> $(DESTDIR)$(PREFIX)/bin/$$t && chmod 755 $(DESTDIR)$(PREFIX)/bin/$$t || exit 1; \
+	done
 
 clean:
 	rm -rf lib
@@ -119,4 +140,5 @@ clean:
 	$(MAKE) -C bench/core clean
 	$(MAKE) -C bench/comm clean
 	$(MAKE) -C examples/stream_dot clean
+	$(MAKE) -C examples/bsplib clean
 	$(MAKE) -C bench/stream clean

@@ -354,7 +354,6 @@ static void bl_finish_section(void)
     sched_release();
     pthread_join(bl.monitor, NULL); /* it ends the program if the run was stopped */
     sched_join();
-    faults_thread_end();
     ebsp_self = NULL;
     reqlog_free_all(cores, n);
     free_argv(bl.core_argv, n);

@@ -291,11 +291,14 @@ static void host_loop(void)
     }
 }
 
+/* The adopted thread keeps its signal stack: Go records the one a thread
+ * has when it first calls into Go and aborts if it is later disabled, and
+ * this thread calls into Go before and after the run. */
 void sched_adopt(struct ebsp_core *core)
 {
+    faults_install();
     ebsp_self = core;
     core->thread = pthread_self();
-    faults_thread_start();
     core->where = WHERE_RUNNING;
 }
 

@@ -86,7 +86,7 @@ int sched_run(struct ebsp_core *cores, int n);
  * sched_adopt makes the calling thread run core (one of cores[0..first)),
  * before sched_start; sched_start starts threads for cores first..n-1;
  * sched_release: the adopted core has left the run (its thread keeps
- * ebsp_self and the signal stack of sched_adopt); sched_host_loop watches
+ * ebsp_self until the caller clears it); sched_host_loop watches
  * the run (watchdog, host sync) until every core has left; sched_join
  * waits for the started threads and returns what sched_run returns. */
 void sched_adopt(struct ebsp_core *core);
