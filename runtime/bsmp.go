@@ -134,9 +134,11 @@ func (c *Core) QSize() (packets, bytes int) { return c.comm.queue.size() }
 
 // GetTag is bsp_get_tag: it returns the next message's payload size or -1.
 // At most the current tag size is copied (a message sent before a tag size
-// change carries its old, possibly longer, tag).
+// change carries its old, possibly longer, tag). The BSPlib face copies
+// the whole tag: BSPlib's messages keep the tag size they were sent with
+// (standardTagRoom).
 func (c *Core) GetTag(tag unsafe.Pointer) int {
-	return c.comm.queue.getTag(tag, c.comm.tagsize)
+	return c.comm.queue.getTag(tag, c.standardTagRoom(c.comm.tagsize))
 }
 
 // Move is bsp_move: the payload is cut short to room bytes.

@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // The standard BSPlib face (include/bsp.h, capi/bsplib_api.c): an SPMD
 // section started by bsp_begin(P) in the program itself, on the same
@@ -104,4 +107,15 @@ func (c *Core) EndStandard() (bool, *Error) {
 // engine's own.
 func (c *Core) Misuse(call, what string) *Error {
 	return c.errorf(call, "%s", what)
+}
+
+// standardTagRoom is how many tag bytes bsp_get_tag copies: the tag size in
+// force for the EBSP face; the message's own tag for the BSPlib face,
+// whose messages keep the tag size of the superstep that sent them (a
+// change made in that superstep applies to messages sent after the sync).
+func (c *Core) standardTagRoom(inForce int) int {
+	if c.m.Standard {
+		return math.MaxInt
+	}
+	return inForce
 }

@@ -1,0 +1,1 @@
+../../../examples/bsplib/lu.c

@@ -1,0 +1,142 @@
+/*
+ * Misuse of the BSPlib face, one case per run: `misuse CASE`. The expected
+ * messages are in ctests/bsplib_test.go (misuseCases). Sections have 4
+ * cores unless the case needs another count.
+ */
+#include <bsp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* EBSP face calls, made from files that include the EBSP headers */
+int ebsp_host_init(void);
+int ebsp_host_begin(int n);
+int ebsp_host_run_kernel_calling_bsplib(void);
+int ebsp_host_load_noop(void);
+
+static const char *which;
+static int is(const char *name) { return strcmp(which, name) == 0; }
+
+/* Called by the EBSP kernel of mix_bsplib_in_ebsp_kernel. */
+void call_bsplib_sync(void)
+{
+    bsp_sync();
+}
+
+static int x, y;
+
+static void spmd(void)
+{
+    bsp_begin(4);
+    bsp_pid_t s = bsp_pid();
+    bsp_push_reg(&x, sizeof x);
+    if (is("put_same_superstep") && s == 1)
+        bsp_put(2, &y, &y, 0, sizeof y); /* y is not registered yet */
+    bsp_sync();
+
+    /* superstep 1 */
+    if (is("put_out_of_range") && s == 2)
+        bsp_put(3, &y, &x, 2, sizeof y);
+    if (is("get_bad_pid") && s == 3)
+        bsp_get(bsp_nprocs(), &x, 0, &y, sizeof y);
+    if (is("negative_size") && s == 1)
+        bsp_hpput(0, &y, &x, 0, (bsp_size_t)-4);
+    if (is("size_too_large") && s == 1)
+        bsp_get(0, &x, 0, &y, (bsp_size_t)1 << 32);
+    if (is("null_source") && s == 2)
+        bsp_put(3, NULL, &x, 0, sizeof y);
+    if (is("pop_unregistered") && s == 0)
+        bsp_pop_reg(&y);
+    if (is("push_mismatch")) {
+        bsp_push_reg(&y, sizeof y);
+        if (s == 2)
+            bsp_push_reg(&x, sizeof x);
+    }
+    if (is("tagsize_mismatch")) {
+        bsp_size_t t = s == 1 ? 8 : 4;
+        bsp_set_tagsize(&t);
+    }
+    if (is("tagsize_null") && s == 3)
+        bsp_set_tagsize(NULL);
+    if (is("abort") && s == 2)
+        bsp_abort("core %u gives up: %d\n", (unsigned)s, 42);
+    if (is("abort_pid0") && s == 0)
+        bsp_abort("pid 0 gives up");
+    if (is("begin_nested") && s == 1)
+        bsp_begin(4);
+    if (is("init_inside") && s == 0)
+        bsp_init(spmd, 0, NULL);
+    if (is("return_without_end") && s == 2)
+        return;
+    if (is("end_while_others_sync") && s == 2)
+        bsp_end();
+    if (is("exit_inside") && s == 0)
+        exit(3);
+    if (is("loop") && s == 1)
+        for (volatile int i = 0;; i++)
+            ;
+    if (is("loop_pid0") && s == 0)
+        for (volatile int i = 0;; i++)
+            ;
+    if (is("crash") && s == 3)
+        *(volatile int *)(uintptr_t)8 = 1;
+    if (is("mix_ebsp_init") && s == 0)
+        printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
+    if (is("mix_ebsp_begin") && s == 0)
+        ebsp_host_begin(2);
+    bsp_sync();
+    bsp_pop_reg(&x);
+    bsp_end();
+}
+
+/* P = 2 sections: the caller is pid 0 in main, core 1 runs these. */
+static void spmd_put_before_begin(void)
+{
+    bsp_put(0, &y, &x, 0, sizeof y);
+    bsp_begin(2);
+    bsp_end();
+}
+
+static void spmd_other_count(void)
+{
+    bsp_begin(1);
+    bsp_end();
+}
+
+int main(int argc, char **argv)
+{
+    which = argc > 1 ? argv[1] : "";
+    if (is("abort_outside"))
+        bsp_abort("no section: %d", 7);
+    if (is("sync_before_begin"))
+        bsp_sync();
+    if (is("begin_too_many"))
+        bsp_begin(bsp_nprocs() + 1);
+    if (is("begin_zero"))
+        bsp_begin(0);
+    if (is("init_null"))
+        bsp_init(NULL, argc, argv);
+    if (is("mix_begin_during_ebsp")) {
+        ebsp_host_load_noop();
+        bsp_begin(4);
+    }
+    if (is("mix_bsplib_in_ebsp_kernel")) {
+        printf("host: ebsp_spmd returned %d\n", ebsp_host_run_kernel_calling_bsplib());
+        return 0;
+    }
+    if (is("put_before_begin") || is("begin_other_count")) {
+        bsp_init(is("put_before_begin") ? spmd_put_before_begin : spmd_other_count, argc, argv);
+        bsp_begin(2);
+        bsp_push_reg(&x, sizeof x);
+        bsp_sync();
+        bsp_end();
+        return 0;
+    }
+    bsp_init(spmd, argc, argv);
+    spmd();
+    printf("main: section done\n");
+    if (is("pid_after_end"))
+        printf("pid %u\n", (unsigned)bsp_pid());
+    return 0;
+}

@@ -1,0 +1,280 @@
+package ctests
+
+// BSPlib programs (include/bsp.h). Every directory of ctests/bsplib/ that
+// holds an `expected` file is one program: its *.c files are compiled and
+// linked together as bspcc does (-rdynamic -lebsp -lm), run, and checked
+// like the EBSP tests (expected, expected_stderr, env, exit, ordered,
+// heavy), plus:
+//
+//	args     command-line arguments, split on blanks
+//	cflags   extra compiler flags, e.g. -DMCBSP_COMPATIBILITY_MODE
+//	sorted   compare stdout with its lines sorted (for cores that print
+//	         without the "$PP: " prefix, in any order)
+//
+// TestBSPlibMisuse runs the program of ctests/bsplib/misuse once per
+// misuse, with the case's name as argument, against the table below.
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// sanitized reports whether the programs are built with a sanitizer, which
+// owns the signals that the watchdog and crash tests rely on.
+func sanitized() bool { return strings.Contains(os.Getenv("EBSP_CTEST_CFLAGS"), "sanitize") }
+
+// buildBSPlib compiles the *.c files of dir into one program.
+func buildBSPlib(t *testing.T, root, dir string, extra []string, rdynamic bool) string {
+	t.Helper()
+	sources, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+	if len(sources) == 0 {
+		t.Fatalf("no C sources in %s", dir)
+	}
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir))
+	libdir := libDir(root)
+	args := []string{"-std=gnu99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-I" + filepath.Join(root, "include")}
+	args = append(args, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...)
+	args = append(args, extra...)
+	args = append(args, sources...)
+	args = append(args, "-o", bin, "-L"+libdir, "-Wl,-rpath,"+libdir, "-lebsp", "-lm")
+	if rdynamic {
+		args = append(args, "-rdynamic")
+	}
+	gcc(t, args...)
+	return bin
+}
+
+// runProgram runs bin with args and extra environment; it returns stdout,
+// stderr and the exit status as a shell reports it.
+func runProgram(t *testing.T, bin string, args, env []string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		code = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	} else if err != nil {
+		t.Fatalf("run %s: %v", bin, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func sortedLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func readFields(dir, name string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b))
+}
+
+func TestBSPlibPrograms(t *testing.T) {
+	root := repoRoot(t)
+	found, _ := filepath.Glob(filepath.Join(root, "ctests", "bsplib", "*", "expected"))
+	if len(found) == 0 {
+		t.Fatal("no BSPlib tests found")
+	}
+	for _, exp := range found {
+		dir := filepath.Dir(exp)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(dir, "heavy")); err != nil {
+				t.Parallel()
+			}
+			bin := buildBSPlib(t, root, dir, readFields(dir, "cflags"), true)
+			stdout, stderr, code := runProgram(t, bin, readFields(dir, "args"), readEnv(t, dir))
+			wantCode := 0
+			if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
+				wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			if code != wantCode {
+				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr)
+			}
+			want, _ := os.ReadFile(exp)
+			got, w := stdout, string(want)
+			switch {
+			case exists(dir, "sorted"):
+				got, w = sortedLines(got), sortedLines(w)
+			case !exists(dir, "ordered"):
+				got, w = Canonical(got), Canonical(w)
+			}
+			if got != w {
+				t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, w, stderr)
+			}
+			if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
+				if g, w := strings.TrimSpace(stderr), strings.TrimSpace(string(want)); g != w {
+					t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+				}
+			} else if stderr != "" {
+				t.Errorf("unexpected stderr:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func exists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
+}
+
+// A misuse of the BSPlib face: misuse.c run with the case's name.
+type misuseCase struct {
+	name   string
+	env    []string // extra environment
+	stdout string   // expected stdout, Canonical
+	stderr string   // expected stderr, exact after trimming
+	exit   int
+	signal bool // relies on signals: skipped under sanitizers
+}
+
+// The messages of docs/errors.md, section "The BSPlib face".
+var misuseCases = []misuseCase{
+	{name: "put_same_superstep", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: the address is not a registered variable (core 02, 4 bytes at offset 0) (superstep 0)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "put_out_of_range", exit: 1, stderr: `
+$02: BSP ERROR: bsp_put: 4 bytes at offset 2 exceed the 4 bytes core 03 registered (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "get_bad_pid", exit: 1, stderr: `
+$03: BSP ERROR: bsp_get: core 4 does not exist (this run has cores 0..3) (superstep 1)
+ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
+	{name: "negative_size", exit: 1, stderr: `
+$01: BSP ERROR: bsp_hpput: negative size -4 (core 00) (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "size_too_large", exit: 1, stderr: `
+$01: BSP ERROR: bsp_get: size 4294967296 is larger than INT_MAX (2147483647): libebsp moves and registers at most that many bytes at once (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "null_source", exit: 1, stderr: `
+$02: BSP ERROR: bsp_put: the source is NULL but nbytes is 4 (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "pop_unregistered", exit: 1, stderr: `
+$00: BSP ERROR: bsp_pop_reg: the address is not registered (a bsp_push_reg takes effect only at the next bsp_sync) (superstep 1)
+ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "push_mismatch", exit: 1, stderr: `
+$02: BSP ERROR: bsp_push_reg: core 02 registered 2 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "tagsize_mismatch", exit: 1, stderr: `
+$01: BSP ERROR: bsp_set_tagsize: core 01 set tag size 8, core 00 set tag size 4 in this superstep; all cores must set the same tag size (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "tagsize_null", exit: 1, stderr: `
+$03: BSP ERROR: bsp_set_tagsize: the tag size pointer is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
+	{name: "abort", exit: 1, stderr: `
+core 2 gives up: 42
+ebsp: run stopped: bsp_abort on core 02 in superstep 1`},
+	{name: "abort_pid0", exit: 1, stderr: `
+pid 0 gives up
+ebsp: run stopped: bsp_abort on core 00 in superstep 1`},
+	{name: "abort_outside", exit: 1, stderr: `
+no section: 7`},
+	{name: "sync_before_begin", exit: 1, stderr: `
+ebsp: ERROR: bsp_sync: called outside an SPMD section (every BSPlib call but bsp_init, bsp_begin, bsp_nprocs and bsp_abort belongs between bsp_begin and bsp_end, on a core of the section)`},
+	{name: "pid_after_end", exit: 1, stdout: "main: section done\n", stderr: `
+ebsp: ERROR: bsp_pid: called outside an SPMD section (every BSPlib call but bsp_init, bsp_begin, bsp_nprocs and bsp_abort belongs between bsp_begin and bsp_end, on a core of the section)`},
+	{name: "put_before_begin", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: called before bsp_begin on this core (an SPMD function starts with bsp_begin) (superstep 0)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "begin_too_many", exit: 1, stderr: `
+ebsp: ERROR: bsp_begin: 17 cores requested; this 4x4 mesh has 1..16 (set EBSP_MESH to change it)`},
+	{name: "begin_zero", exit: 1, stderr: `
+ebsp: ERROR: bsp_begin: 0 cores requested; this 4x4 mesh has 1..16 (set EBSP_MESH to change it)`},
+	{name: "begin_other_count", exit: 1, stderr: `
+$01: BSP ERROR: bsp_begin: this core asks for 1 cores, the section was started with 2; every core calls bsp_begin with the same count (superstep 0)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "begin_nested", exit: 1, stderr: `
+$01: BSP ERROR: bsp_begin: called again inside a running SPMD section (nested SPMD sections are not supported) (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "init_inside", exit: 1, stderr: `
+$00: BSP ERROR: bsp_init: called inside an SPMD section; call it in main, before bsp_begin (superstep 1)
+ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "init_null", exit: 1, stderr: `
+ebsp: ERROR: bsp_init: the SPMD function is NULL`},
+	{name: "return_without_end", exit: 1, stderr: `
+ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization
+ebsp:   cores 00-01,03 waiting in bsp_sync (superstep 1)
+ebsp:   core 02 returned from its SPMD function without bsp_end (superstep 1)
+ebsp: run stopped: deadlock`},
+	{name: "end_while_others_sync", exit: 1, stderr: `
+ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization
+ebsp:   cores 00-01,03 waiting in bsp_sync (superstep 1)
+ebsp:   core 02 waiting in bsp_end (superstep 1)
+ebsp: run stopped: deadlock`},
+	{name: "exit_inside", exit: 3, stderr: `
+ebsp: ERROR: the program exits during a BSPlib SPMD section (exit, or a return from main, before every core called bsp_end)`},
+	{name: "loop", env: []string{"EBSP_TIMEOUT=1"}, exit: 1, signal: true, stderr: `
+ebsp: BSP ERROR: no progress for 1 s (EBSP_TIMEOUT): the run is stopped
+ebsp:   cores 00,02-03 waiting in bsp_sync (superstep 1)
+ebsp:   core 01 running (superstep 1)
+ebsp: run stopped: watchdog timeout`},
+	{name: "loop_pid0", env: []string{"EBSP_TIMEOUT=1"}, exit: 1, signal: true, stderr: `
+ebsp: BSP ERROR: no progress for 1 s (EBSP_TIMEOUT): the run is stopped
+ebsp:   core 00 running (superstep 1)
+ebsp:   cores 01-03 waiting in bsp_sync (superstep 1)
+ebsp: run stopped: watchdog timeout`},
+	{name: "crash", exit: 139, signal: true, stderr: `
+ebsp: core 03 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x8`},
+	{name: "mix_ebsp_init", exit: 0, stdout: "$00: EBSP bsp_init returned 0\nmain: section done\n", stderr: `
+ebsp: ERROR: bsp_init: a BSPlib SPMD section (bsp.h) is running; a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run`},
+	{name: "mix_ebsp_begin", exit: 1, stderr: `
+$00: BSP ERROR: bsp_begin: an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run (superstep 1)
+ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "mix_begin_during_ebsp", exit: 1, stderr: `
+ebsp: ERROR: bsp_begin: the EBSP host has 2 cores loaded (bsp_begin of host_bsp.h, kernel "noop"); a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run: call its bsp_end first`},
+	{name: "mix_bsplib_in_ebsp_kernel", exit: 0, stdout: "$01: BSP ERROR: bsp_sync: a BSPlib call (bsp.h) in an EBSP kernel; a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run (superstep 0)\nebsp: run stopped: BSP ERROR on core 01 in superstep 0\nhost: ebsp_spmd returned 0\n"},
+}
+
+func TestBSPlibMisuse(t *testing.T) {
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "misuse"), nil, true)
+	for _, c := range misuseCases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.signal && sanitized() {
+				t.Skip("signals belong to the sanitizer")
+			}
+			t.Parallel()
+			stdout, stderr, code := runProgram(t, bin, []string{c.name}, c.env)
+			if code != c.exit {
+				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
+			}
+			if g, w := Canonical(stdout), Canonical(c.stdout); strings.TrimSpace(g) != strings.TrimSpace(w) {
+				t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", g, w, stderr)
+			}
+			if g, w := strings.TrimSpace(stderr), strings.TrimSpace(c.stderr); g != w {
+				t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+			}
+		})
+	}
+}
+
+// Without bsp_init and without -rdynamic, the library cannot find main for
+// the other cores: a clear error, not a crash.
+func TestBSPlibMainNotExported(t *testing.T) {
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "spmd_main"), nil, false)
+	_, stderr, code := runProgram(t, bin, nil, nil)
+	want := "ebsp: ERROR: bsp_begin: without bsp_init(spmd, argc, argv) first, the other cores run main, but main is not in " +
+		"the program's dynamic symbol table: link with -rdynamic (bspcc and `pkg-config --libs bsp` do), or call bsp_init first"
+	if code != 1 || strings.TrimSpace(stderr) != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+}
