@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo fuzz test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream install clean vet
+.PHONY: all lib demo fuzz test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-bsplib install clean vet
 
 all: lib
 
@@ -104,7 +104,7 @@ test-purego: lib
 test-python: lib
 	python3 python/test_ebsp.py
 
-bench: bench-core bench-comm bench-stream
+bench: bench-core bench-comm bench-stream bench-bsplib
 
 bench-core: lib
 	$(MAKE) -s -C bench/core run
@@ -112,6 +112,11 @@ bench-core: lib
 # The communication engine at 2, 16 and 64 cores.
 bench-comm: lib
 	$(MAKE) -s -C bench/comm run
+
+# The micro-benchmark of ../shared/bench in its EBSP form and in BSPlib form
+# (bench/bsplib/bsp_micro.c), alternately in one session: medians side by side.
+bench-bsplib: lib
+	bench/bsplib/run.sh
 
 # Stream throughput (MB/s down and up, with and without preload).
 bench-stream: lib
@@ -141,4 +146,5 @@ clean:
 	$(MAKE) -C bench/comm clean
 	$(MAKE) -C examples/stream_dot clean
 	$(MAKE) -C examples/bsplib clean
+	rm -rf bench/bsplib/bin
 	$(MAKE) -C bench/stream clean

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Compares libebsp's two faces on one micro-benchmark: the EBSP form of
+# ../shared/bench (host_micro.c + e_micro.c) and its BSPlib form
+# (bsp_micro.c, built with bspcc), run alternately in one session so that
+# both see the same machine. Prints the median of ROUNDS runs per metric.
+#
+#   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
+#   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
+#
+# Without ../shared/bench only the BSPlib form runs.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+shared=${SHARED_BENCH:-$root/../shared/bench}
+bin=$here/bin
+mkdir -p "$bin"
+"$root/lib/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
+ebsp=no
+if [ -f "$shared/host_micro.c" ] && [ -f "$shared/e_micro.c" ]; then
+    gcc -std=gnu99 -O2 -I"$root/include" "$shared/host_micro.c" -o "$bin/host_micro" \
+        -L"$root/lib" -Wl,-rpath,"$root/lib" -lebsp
+    gcc -std=gnu99 -O2 -shared -fPIC -I"$root/include" "$shared/e_micro.c" -o "$bin/e_micro.elf"
+    ebsp=yes
+else
+    echo "($shared not found: the EBSP form is skipped)"
+fi
+secs=${SECONDS_PER_TEST:-0.5}
+results=$bin/results.txt
+: >"$results"
+for P in ${PS:-2 16}; do
+    r=1
+    while [ "$r" -le "${ROUNDS:-3}" ]; do
+        if [ "$ebsp" = yes ]; then
+            (cd "$bin" && ./host_micro "$P" "$secs") | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp $P \1 \2/p" >>"$results"
+        fi
+        "$bin/bsp_micro" "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsplib $P \1 \2/p" >>"$results"
+        r=$((r + 1))
+    done
+done
+# medians per (P, metric, face), then one line per (P, metric)
+sort -k2,2n -k3,3 -k1,1 -k4,4g "$results" | awk '
+    function flush() { if (n) { med[key] = v[int((n + 1) / 2)]; n = 0 } }
+    { k = $2 " " $3 " " $1; if (k != key) { flush(); key = k; if (!($2 " " $3 in seen)) { seen[$2 " " $3] = 1; order[++m] = $2 " " $3 } } v[++n] = $4 }
+    END {
+        flush()
+        printf "%-4s %-22s %14s %14s %8s\n", "P", "metric", "EBSP face", "BSPlib face", "ratio"
+        for (i = 1; i <= m; i++) {
+            split(order[i], a, " ")
+            if (a[2] == "P") continue
+            e = med[order[i] " ebsp"]; b = med[order[i] " bsplib"]
+            ratio = (e != "" && e + 0 != 0) ? sprintf("%.2f", b / e) : "-"
+            printf "%-4s %-22s %14s %14s %8s\n", a[1], a[2], (e == "" ? "-" : e), b, ratio
+        }
+    }'
