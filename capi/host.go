@@ -42,6 +42,10 @@ func theMachine() (*runtime.Machine, error) {
 			return
 		}
 		machine = runtime.NewMachine(mesh)
+		machine.SetProbes(runtime.Probes{
+			Where: func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) },
+			Print: coreLine,
+		})
 	})
 	return machine, machineErr
 }
@@ -229,6 +233,10 @@ func goSpmdStart() *C.struct_ebsp_core {
 func goSpmdDone(ok C.int) {
 	abort := machine.FinishRun()
 	if abort == nil {
+		return
+	}
+	if abort.Reason == "bsp_abort" && machine.Checks() != runtime.CheckStrict {
+		say("(BSP) ERROR: bsp_abort was called\n") // the board's line
 		return
 	}
 	where := ""

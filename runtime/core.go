@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 )
 
@@ -16,6 +17,9 @@ type Core struct {
 	comm      commState           // registrations, requests, queues (exchange.go)
 	tagMirror *int32              // C copy of comm.tagsize, or nil (reqlog.go)
 	streams   map[int]*openStream // streams this core has open, by id
+
+	regMu      sync.RWMutex // guards comm.regs/byAddr against readers on other cores (at-once registrations)
+	waitingReg atomic.Bool  // waiting for another core's registration (remoteReg)
 }
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
@@ -65,10 +69,26 @@ type Error struct {
 	Call      string
 	What      string
 	Superstep int
+	// Soft: the board's own message (What, verbatim) was already printed
+	// through the machine's output; the call does nothing and the run goes
+	// on, as on the board.
+	Soft bool
 }
 
 func (e *Error) Error() string {
+	if e.Soft {
+		return e.What
+	}
 	return fmt.Sprintf("BSP ERROR: %s: %s (superstep %d)", e.Call, e.What, e.Superstep)
+}
+
+// boardNotice prints the line the board printed for this misuse ("$PP:
+// text", in order with the core's other output) and returns the soft error
+// that makes the call do nothing.
+func (c *Core) boardNotice(call, format string, args ...any) *Error {
+	e := &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.Superstep(), Soft: true}
+	c.m.print(c.pid, e.What)
+	return e
 }
 
 func (c *Core) errorf(call, format string, args ...any) *Error {

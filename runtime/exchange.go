@@ -30,8 +30,8 @@ import (
 
 // Record kinds in a packed block.
 const (
-	recPut uint32 = 1
-	recMsg uint32 = 2
+	recPut uint32 = 1 // a: registration slot, b: offset
+	recMsg uint32 = 2 // a: tag bytes
 )
 
 // recHeader is the size of a record header: kind, two arguments, length.
@@ -229,7 +229,9 @@ func (c *Core) receive() {
 		unpack(blk, func(kind, a, b uint32, data []byte) {
 			switch kind {
 			case recPut:
-				reg := cs.regs[a]
+				// The slot as the sender found it: popped in this
+				// superstep still counts (at-once registrations).
+				reg, _ := c.slot(int(a))
 				copy(bytesAt(addAt(reg.addr, int(b)), len(data)), data)
 			case recMsg:
 				c.enqueue(int(a), data)

@@ -52,6 +52,7 @@ type Machine struct {
 	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
+	probes     Probes
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -64,7 +65,9 @@ type Abort struct {
 
 // NewMachine returns an idle machine with the given mesh.
 func NewMachine(mesh emesh.Mesh) *Machine {
-	return &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m := &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m.comm.setChecks(CheckBoard)
+	return m
 }
 
 // Mesh is the emulated core grid.
