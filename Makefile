@@ -43,6 +43,7 @@ test-tools: lib
 	bin/ebspcc -Wall -Wextra examples/hello/host_hello.c -o lib/tools-test/host_hello
 	cd lib/tools-test && ../../bin/ebspcc -kernel -Wall -Wextra ../../examples/hello/e_hello.c && test -f e_hello.elf
 	bin/ebsprun --mesh 2x3 --checks strict lib/tools-test/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 6
+	bin/ebsprun --mesh 2x3 --stats lib/tools-test/host_hello | grep -q '^ebsp stats: run 1, 6 cores, 1 supersteps'
 	! bin/ebsprun --bogus lib/tools-test/host_hello 2>/dev/null
 	@echo "tools test: ok"
 

@@ -70,7 +70,7 @@ void bsp_sync(void)
         return;
     reqlog_drain(self); /* the engine parses the recorded requests first */
     int32_t s = atomic_load((_Atomic int32_t *)&self->superstep);
-    int needs_engine = self->requests_pending || self->queue_pending;
+    int needs_engine = self->requests_pending || self->queue_pending || ebsp_stats_on;
     int step = 1;
     if (needs_engine)
         step = goSyncStep(self->pid, 0);

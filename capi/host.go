@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -222,16 +223,43 @@ func goSpmdStart() *C.struct_ebsp_core {
 		return nil
 	}
 	configureComm(m)
+	statsTo = cGetenv(runtime.StatsEnv)
+	m.SetStats(statsTo != "" && statsTo != "0")
 	if err := m.StartRun(); err != nil {
 		complain(err.Error())
 		return nil
 	}
+	C.ebsp_stats_on = boolInt(m.StatsOn())
 	return current.cores
+}
+
+// statsTo is EBSP_STATS of the current run: "1" (a table on stdout) or a
+// .json file that gets one line per run.
+var statsTo string
+
+func reportStats(sum runtime.RunSummary) {
+	if !strings.HasSuffix(statsTo, ".json") {
+		say(sum.Table())
+		return
+	}
+	f, err := os.OpenFile(statsTo, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err == nil {
+		_, err = f.Write(append(sum.JSON(), '\n'))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		complain(fmt.Sprintf("%s: %v", runtime.StatsEnv, err))
+	}
 }
 
 //export goSpmdDone
 func goSpmdDone(ok C.int) {
 	abort := machine.FinishRun()
+	if machine.StatsOn() {
+		reportStats(machine.Summary())
+	}
 	if abort == nil {
 		return
 	}

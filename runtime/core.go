@@ -18,6 +18,7 @@ type Core struct {
 	tagMirror *int32              // C copy of comm.tagsize, or nil (reqlog.go)
 	streams   map[int]*openStream // streams this core has open, by id
 
+	step       stepCounters // statistics of the current superstep (stats.go), when on
 	regMu      sync.RWMutex // guards comm.regs/byAddr against readers on other cores (at-once registrations)
 	waitingReg atomic.Bool  // waiting for another core's registration (remoteReg)
 }
@@ -60,6 +61,10 @@ func (c *Core) End() (bool, *Error) {
 		return false, c.errorf("bsp_end", "called twice")
 	}
 	c.ended = true
+	if c.m.stats.on {
+		c.stepArrived()
+		c.stepLeft()
+	}
 	return true, nil
 }
 

@@ -108,6 +108,9 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 	cs.gets = append(cs.gets, getRequest{src: pid, slot: slot, offset: offset, nbytes: nbytes, dst: dst, off: cs.getBytes})
 	cs.getBytes += nbytes
 	cs.active = true
+	if c.m.stats.on {
+		c.countRecv(nbytes)
+	}
 	return nil
 }
 

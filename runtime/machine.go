@@ -53,6 +53,7 @@ type Machine struct {
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
 	probes     Probes
+	stats      runStats
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -174,6 +175,7 @@ func (m *Machine) StartRun() error {
 	m.abort = nil
 	m.aborted.Store(false)
 	m.startComm()
+	m.startStats()
 	m.runs++
 	m.state = HostRunning
 	return nil
