@@ -23,7 +23,7 @@ func TestStatsCountEverySuperstep(t *testing.T) {
 			k.must(k.Put(2, ptr(&v), ptr(&me.arr), 0, 16))
 		}
 		k.must(k.Send(0, nil, ptr(&v), 8)) // every core sends core 0 one 8-byte message
-		k.Sync()                            // superstep 1
+		k.Sync()                           // superstep 1
 		k.must(k.Get((k.Pid()+1)%3, ptr(&me.arr), 0, ptr(&v), 8))
 		k.Sync() // superstep 2: 8 bytes got by every core
 	})
