@@ -44,6 +44,7 @@ test-tools: lib
 	cd lib/tools-test && ../../bin/ebspcc -kernel -Wall -Wextra ../../examples/hello/e_hello.c && test -f e_hello.elf
 	bin/ebsprun --mesh 2x3 --checks strict lib/tools-test/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 6
 	bin/ebsprun --mesh 2x3 --stats lib/tools-test/host_hello | grep -q '^ebsp stats: run 1, 6 cores, 1 supersteps'
+	bin/ebsprun --trace lib/tools-test/t.json lib/tools-test/host_hello >/dev/null && grep -q traceEvents lib/tools-test/t.json
 	! bin/ebsprun --bogus lib/tools-test/host_hello 2>/dev/null
 	@echo "tools test: ok"
 

@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -224,7 +226,8 @@ func goSpmdStart() *C.struct_ebsp_core {
 	}
 	configureComm(m)
 	statsTo = cGetenv(runtime.StatsEnv)
-	m.SetStats(statsTo != "" && statsTo != "0")
+	traceTo = cGetenv(runtime.TraceEnv)
+	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		complain(err.Error())
 		return nil
@@ -254,11 +257,37 @@ func reportStats(sum runtime.RunSummary) {
 	}
 }
 
+// traceTo is EBSP_TRACE of the current run; trace holds the events of the
+// runs so far (the file is rewritten after each run), traceZero their clock.
+var (
+	traceTo   string
+	trace     []any
+	traceZero time.Time
+)
+
+func writeTrace(m *runtime.Machine) {
+	if trace == nil {
+		traceZero = m.RunStartedAt()
+	}
+	offset := float64(m.RunStartedAt().Sub(traceZero).Nanoseconds()) / 1e3
+	trace = append(trace, m.TraceEvents(offset)...)
+	b, err := json.Marshal(map[string]any{"traceEvents": trace, "displayTimeUnit": "ns"})
+	if err == nil {
+		err = os.WriteFile(traceTo, b, 0o644)
+	}
+	if err != nil {
+		complain(fmt.Sprintf("%s: %v", runtime.TraceEnv, err))
+	}
+}
+
 //export goSpmdDone
 func goSpmdDone(ok C.int) {
 	abort := machine.FinishRun()
-	if machine.StatsOn() {
+	if statsTo != "" && statsTo != "0" {
 		reportStats(machine.Summary())
+	}
+	if traceTo != "" {
+		writeTrace(machine)
 	}
 	if abort == nil {
 		return

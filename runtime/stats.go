@@ -162,3 +162,52 @@ func (s RunSummary) JSON() []byte {
 	b, _ := json.Marshal(s) // plain structs: cannot fail
 	return b
 }
+
+// TraceEnv names the environment variable that writes a Chrome Trace Event
+// file (Perfetto, chrome://tracing) of every run: one track per core.
+const TraceEnv = "EBSP_TRACE"
+
+// traceEvent is one Chrome Trace Event.
+type traceEvent struct {
+	Name string         `json:"name"`
+	Ph   string         `json:"ph"`
+	Ts   float64        `json:"ts"`
+	Dur  float64        `json:"dur,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// TraceEvents turns the run's records into trace events: per core, a
+// "compute" span from leaving one sync to reaching the next and a
+// "bsp_sync" span for the wait (the last superstep ends in "bsp_end"), and
+// a counter of the bytes exchanged per superstep. The run is the trace's
+// process, at offset (µs) on the trace's clock.
+func (m *Machine) TraceEvents(offset float64) []any {
+	run := m.runs
+	ev := []any{traceEvent{Name: "process_name", Ph: "M", Pid: run, Args: map[string]any{"name": fmt.Sprintf("ebsp_spmd run %d", run)}}}
+	for pid, rec := range m.stats.cores {
+		ev = append(ev, traceEvent{Name: "thread_name", Ph: "M", Pid: run, Tid: pid, Args: map[string]any{"name": fmt.Sprintf("core %02d", pid)}})
+		var from time.Duration
+		for s, r := range rec {
+			args := map[string]any{"superstep": s, "sent": r.sent, "recv": r.recv, "messages": r.msgs}
+			ev = append(ev, traceEvent{Name: "compute", Ph: "X", Ts: offset + us(from), Dur: us(r.arrive - from), Pid: run, Tid: pid, Args: args})
+			name := "bsp_sync"
+			if s == len(rec)-1 {
+				name = "bsp_end"
+			}
+			ev = append(ev, traceEvent{Name: name, Ph: "X", Ts: offset + us(r.arrive), Dur: us(r.leave - r.arrive), Pid: run, Tid: pid, Args: args})
+			from = r.leave
+		}
+	}
+	var prevEnd float64
+	for _, st := range m.Summary().Steps {
+		prevEnd += st.WallUs
+		ev = append(ev, traceEvent{Name: "bytes exchanged", Ph: "C", Ts: offset + prevEnd, Pid: run,
+			Args: map[string]any{"sent": st.SentTotal, "h_relation": max(st.SentMax, st.RecvMax)}})
+	}
+	return ev
+}
+
+// RunStartedAt is when the last run started (statistics on).
+func (m *Machine) RunStartedAt() time.Time { return m.stats.start }
