@@ -17,7 +17,7 @@ const defaultCommLimit = 1 << 30
 type commState struct {
 	// Registrations in force: regs by slot number (equal on all cores for
 	// one variable), the slots of each address in byAddr (see reg.go for
-	// which one a lookup takes). Other cores read regs under Core.regMu.
+	// which one a lookup takes). Other cores read Core.regsView.
 	regs     []registration
 	freeRegs []int
 	byAddr   map[unsafe.Pointer][]int

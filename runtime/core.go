@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 )
 
@@ -18,9 +17,9 @@ type Core struct {
 	tagMirror *int32              // C copy of comm.tagsize, or nil (reqlog.go)
 	streams   map[int]*openStream // streams this core has open, by id
 
-	step       stepCounters // statistics of the current superstep (stats.go), when on
-	regMu      sync.RWMutex // guards comm.regs/byAddr against readers on other cores (at-once registrations)
-	waitingReg atomic.Bool  // waiting for another core's registration (remoteReg)
+	step       stepCounters                   // statistics of the current superstep (stats.go), when on
+	regsView   atomic.Pointer[[]registration] // comm.regs as other cores read it (at-once registrations)
+	waitingReg atomic.Bool                    // waiting for another core's registration (remoteReg)
 }
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
@@ -37,6 +36,7 @@ func (c *Core) reset() {
 	c.begun = false
 	c.ended = false
 	c.streams = nil
+	c.regsView.Store(nil)
 }
 
 // Pid is the core's processor id.

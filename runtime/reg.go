@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 )
@@ -43,9 +44,8 @@ type lookupCache struct {
 func (c *Core) PushReg(addr unsafe.Pointer, nbytes int) *Error {
 	cs := &c.comm
 	if c.m.comm.atOnce {
-		c.regMu.Lock()
 		c.fillSlot(c.lowestFreeSlot(), registration{addr: addr, size: nbytes, live: true})
-		c.regMu.Unlock()
+		c.publishRegs()
 		return nil
 	}
 	if nbytes < 0 {
@@ -64,13 +64,12 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 	if c.m.comm.atOnce {
 		// The board empties every slot holding addr; an unknown address
 		// is silently ignored.
-		c.regMu.Lock()
 		for _, slot := range cs.byAddr[addr] {
 			cs.regs[slot].live = false // other cores still see it until the sync
 		}
 		delete(cs.byAddr, addr)
 		cs.last = lookupCache{}
-		c.regMu.Unlock()
+		c.publishRegs()
 		return nil
 	}
 	stack := cs.byAddr[addr]
@@ -183,20 +182,35 @@ func (c *Core) slot(slot int) (registration, bool) {
 	return registration{}, false
 }
 
+// publishRegs makes the core's table as it is now the one other cores read
+// (at-once registrations): a copy, since the core may change its own while
+// they read. Pushes and pops are rare next to the requests that read.
+func (c *Core) publishRegs() {
+	view := slices.Clone(c.comm.regs)
+	c.regsView.Store(&view)
+}
+
 // slotShared reads the table while its core may be pushing or popping.
 func (c *Core) slotShared(slot int) (registration, bool) {
-	c.regMu.RLock()
-	defer c.regMu.RUnlock()
-	return c.slot(slot)
+	view := c.regsView.Load()
+	if view == nil || slot >= len(*view) || (*view)[slot].addr == nil {
+		return registration{}, false
+	}
+	return (*view)[slot], true
 }
 
 // forgetPopped clears the slots popped in the superstep that ends (phase B
 // of the sync: no other core reads them now).
 func (c *Core) forgetPopped() {
+	popped := false
 	for i, r := range c.comm.regs {
 		if !r.live && r.addr != nil {
 			c.comm.regs[i] = registration{}
+			popped = true
 		}
+	}
+	if popped {
+		c.publishRegs()
 	}
 }
 
