@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
+	"libebsp/runtime"
 )
 
 // standardRun reports whether a BSPlib section owns the machine.
@@ -76,12 +77,16 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
 	}
 	configureComm(m)
+	statsTo = cGetenv(runtime.StatsEnv)
+	traceTo = cGetenv(runtime.TraceEnv)
+	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		m.EndStandard()
 		C.sched_cores_free(table)
 		complain(err.Error())
 		return nil
 	}
+	C.ebsp_stats_on = boolInt(m.StatsOn())
 	current = session{cores: table}
 	C.ebsp_active_nprocs = C.int(nprocs)
 	ensurePsFor(int(nprocs))
@@ -94,7 +99,14 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 //
 //export goBsplibFinish
 func goBsplibFinish(release C.int) {
-	abort := machine.EndStandard()
+	abort := machine.FinishRun()
+	if statsTo != "" && statsTo != "0" {
+		reportStats(machine.Summary()) // on stderr (diagSay) while Standard
+	}
+	if traceTo != "" {
+		writeTrace(machine)
+	}
+	machine.EndStandard()
 	if abort != nil {
 		where := ""
 		if abort.Pid >= 0 {

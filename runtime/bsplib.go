@@ -10,8 +10,9 @@ import (
 // engine as the EBSP face's runs. The machine runs such a section as one
 // run with no kernel to load; Machine.Standard tells the engine and the C
 // glue that the run follows the BSPlib rules as bsp.h states them
-// (registrations in force from the next bsp_sync, all gets of a superstep
-// before its puts) and reports diagnostics for a program without a host.
+// (registrations in force from the next bsp_sync whatever the check level,
+// SetBSPlibRules; all gets of a superstep before its puts; a message keeps
+// its tag size) and reports diagnostics for a program without a host.
 
 // StandardKernelName is the kernel name of a BSPlib section (reports).
 const StandardKernelName = "BSPlib SPMD section"
@@ -47,6 +48,7 @@ func (m *Machine) BeginStandard(nprocs int) error {
 	m.state = HostInitialized
 	m.comm.hostTag = 0 // BSPlib: the tag size starts at 0
 	m.mu.Unlock()
+	m.SetBSPlibRules(true) // registrations as BSPlib has them, whatever EBSP_CHECKS says
 	if _, err := m.Begin(nprocs); err != nil {
 		m.restoreEBSP()
 		return err
@@ -70,6 +72,7 @@ func (m *Machine) EndStandard() *Abort {
 }
 
 func (m *Machine) restoreEBSP() {
+	m.SetBSPlibRules(false)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.kernel, m.state, m.comm.hostTag = m.saved.kernel, m.saved.state, m.saved.hostTag

@@ -52,6 +52,8 @@ type Machine struct {
 	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
+	probes     Probes
+	stats      runStats
 
 	// Standard is true while a BSPlib-face SPMD section (include/bsp.h)
 	// owns the machine: BSPlib semantics, no host (bsplib.go). Changed only
@@ -70,7 +72,9 @@ type Abort struct {
 
 // NewMachine returns an idle machine with the given mesh.
 func NewMachine(mesh emesh.Mesh) *Machine {
-	return &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m := &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m.comm.setChecks(CheckBoard)
+	return m
 }
 
 // Mesh is the emulated core grid.
@@ -183,6 +187,7 @@ func (m *Machine) StartRun() error {
 	m.abort = nil
 	m.aborted.Store(false)
 	m.startComm()
+	m.startStats()
 	m.runs++
 	m.state = HostRunning
 	return nil

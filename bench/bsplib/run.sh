@@ -14,7 +14,7 @@ root=$(cd "$here/../.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
 bin=$here/bin
 mkdir -p "$bin"
-"$root/lib/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
+"$root/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
 ebsp=no
 if [ -f "$shared/host_micro.c" ] && [ -f "$shared/e_micro.c" ]; then
     gcc -std=gnu99 -O2 -I"$root/include" "$shared/host_micro.c" -o "$bin/host_micro" \
