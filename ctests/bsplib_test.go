@@ -278,3 +278,21 @@ func TestBSPlibMainNotExported(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
 	}
 }
+
+// EBSP_STATS and EBSP_TRACE apply to BSPlib sections too: one run per
+// section, the table on stderr (stdout is the program's).
+func TestBSPlibStatsAndTrace(t *testing.T) {
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "example_inprod"), nil, true)
+	trace := filepath.Join(t.TempDir(), "trace.json")
+	stdout, stderr, code := runProgram(t, bin, []string{"4", "1000"}, []string{"EBSP_STATS=1", "EBSP_TRACE=" + trace})
+	if code != 0 || !strings.HasPrefix(stdout, "inner product of (1..1000) with itself on 4 cores") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "ebsp stats: run 1, 4 cores, 3 supersteps") {
+		t.Errorf("no statistics table on stderr:\n%s", stderr)
+	}
+	if b, err := os.ReadFile(trace); err != nil || !bytes.Contains(b, []byte(`"traceEvents"`)) {
+		t.Errorf("no trace file (%v)", err)
+	}
+}
