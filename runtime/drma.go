@@ -149,7 +149,11 @@ func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Point
 	if !ok {
 		return nil, 0, false
 	}
-	reg, ok := c.m.cores[pid].slotShared(slot)
+	t := c.m.cores[pid]
+	reg, ok := t.slot(slot) // next-sync model: fixed until the sync
+	if c.m.comm.atOnce {
+		reg, ok = t.slotShared(slot)
+	}
 	if !ok {
 		return nil, 0, false
 	}
