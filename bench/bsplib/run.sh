@@ -7,7 +7,8 @@
 #   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
 #   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
 #
-# Without ../shared/bench only the BSPlib form runs.
+# Without ../shared/bench only the BSPlib form runs. Then calls.c times one
+# call through each face in one process (less exposed to machine noise).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -15,6 +16,7 @@ shared=${SHARED_BENCH:-$root/../shared/bench}
 bin=$here/bin
 mkdir -p "$bin"
 "$root/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
+"$root/bin/bspcc" -std=gnu99 -O2 "$here/calls.c" "$here/calls_ebsp.c" -o "$bin/calls"
 ebsp=no
 if [ -f "$shared/host_micro.c" ] && [ -f "$shared/e_micro.c" ]; then
     gcc -std=gnu99 -O2 -I"$root/include" "$shared/host_micro.c" -o "$bin/host_micro" \
@@ -52,3 +54,6 @@ sort -k2,2n -k3,3 -k1,1 -k4,4g "$results" | awk '
             printf "%-4s %-22s %14s %14s %8s\n", a[1], a[2], (e == "" ? "-" : e), b, ratio
         }
     }'
+for P in ${PS:-2 16}; do
+    "$bin/calls" "$P"
+done
