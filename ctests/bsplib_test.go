@@ -221,13 +221,13 @@ ebsp:   core 02 waiting in bsp_end (superstep 1)
 ebsp: run stopped: deadlock`},
 	{name: "exit_inside", exit: 3, stderr: `
 ebsp: ERROR: the program exits during a BSPlib SPMD section (exit, or a return from main, before every core called bsp_end)`},
-	{name: "loop", env: []string{"EBSP_TIMEOUT=1"}, exit: 1, signal: true, stderr: `
-ebsp: BSP ERROR: no progress for 1 s (EBSP_TIMEOUT): the run is stopped
+	{name: "loop", env: []string{"EBSP_TIMEOUT=2"}, exit: 1, signal: true, stderr: `
+ebsp: BSP ERROR: no progress for 2 s (EBSP_TIMEOUT): the run is stopped
 ebsp:   cores 00,02-03 waiting in bsp_sync (superstep 1)
 ebsp:   core 01 running (superstep 1)
 ebsp: run stopped: watchdog timeout`},
-	{name: "loop_pid0", env: []string{"EBSP_TIMEOUT=1"}, exit: 1, signal: true, stderr: `
-ebsp: BSP ERROR: no progress for 1 s (EBSP_TIMEOUT): the run is stopped
+	{name: "loop_pid0", env: []string{"EBSP_TIMEOUT=2"}, exit: 1, signal: true, stderr: `
+ebsp: BSP ERROR: no progress for 2 s (EBSP_TIMEOUT): the run is stopped
 ebsp:   core 00 running (superstep 1)
 ebsp:   cores 01-03 waiting in bsp_sync (superstep 1)
 ebsp: run stopped: watchdog timeout`},
