@@ -149,3 +149,15 @@ func goBsplibMisuse(pid C.int, call, what *C.char) {
 		fail(c.Misuse(C.GoString(call), C.GoString(what)))
 	}
 }
+
+// goBsplibAvailable is bsp_nprocs before bsp_begin: the cores of the mesh
+// (the EBSP host's bsp_nprocs is 0 before its bsp_init, as on the board).
+//
+//export goBsplibAvailable
+func goBsplibAvailable() C.int {
+	m := hostMachine("bsp_nprocs")
+	if m == nil {
+		return 0
+	}
+	return C.int(m.Mesh().Cores())
+}

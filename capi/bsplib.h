@@ -17,6 +17,8 @@ extern void goBsplibFinish(int release);
 extern void goBsplibCoreBegin(int pid);
 /* 1: the core waits for the others in bsp_end. */
 extern int goBsplibCoreEnd(int pid);
+/* bsp_nprocs before bsp_begin: the cores of the mesh (EBSP_MESH). */
+extern int goBsplibAvailable(void);
 /* Reports "$PP: BSP ERROR: call: what (superstep N)" and stops the run. */
 extern void goBsplibMisuse(int pid, char *call, char *what);
 

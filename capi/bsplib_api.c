@@ -391,7 +391,7 @@ unsigned int bsplib_nprocs(void)
         bl_refuse("bsp_nprocs");
         return 0;
     }
-    return (unsigned int)goHostNprocs(); /* the cores available */
+    return (unsigned int)goBsplibAvailable(); /* the cores available */
 }
 
 int bsplib_nprocs_int(void)

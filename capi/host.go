@@ -87,7 +87,7 @@ func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
 	cwd, _ := os.Getwd()
 	dirs := runtime.KernelSearchDirs(exeDir, cwd, cGetenv(runtime.KernelPathEnv))
 	if _, err := m.Init(C.GoString(name), dirs); err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return 0
 	}
 	return 1
@@ -112,7 +112,7 @@ func goHostNprocs() C.int {
 	if m == nil {
 		return 0
 	}
-	return C.int(m.Mesh().Cores())
+	return C.int(m.Available())
 }
 
 //export goHostBegin
@@ -129,7 +129,7 @@ func goHostBegin(nprocs C.int) C.int {
 	m.SetMemoryConfig(memCfg)
 	kernel, err := m.Begin(int(nprocs))
 	if err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return 0
 	}
 	s, err := loadCores(kernel, int(nprocs))
@@ -210,7 +210,7 @@ func goHostEnd() C.int {
 		return 0
 	}
 	if err := m.End(); err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return 0
 	}
 	current.unload()
@@ -229,7 +229,7 @@ func goSpmdStart() *C.struct_ebsp_core {
 	traceTo = cGetenv(runtime.TraceEnv)
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return nil
 	}
 	C.ebsp_stats_on = boolInt(m.StatsOn())

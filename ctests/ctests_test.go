@@ -117,7 +117,9 @@ func gcc(t *testing.T, args ...string) {
 func runCase(t *testing.T, root, dir, host string) {
 	build := t.TempDir()
 	inc := "-I" + filepath.Join(root, "include")
-	cflags := []string{"-std=gnu99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", inc}
+	// -funsigned-char: char is unsigned on the board (ARM host and Epiphany
+	// cores), and ebsp.pc's Cflags carry the same flag.
+	cflags := []string{"-std=gnu99", "-funsigned-char", "-O1", "-g", "-Wall", "-Wextra", "-Werror", inc}
 	cflags = append(cflags, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...)
 	kernels, _ := filepath.Glob(filepath.Join(dir, "e_*.c"))
 	for _, k := range kernels {

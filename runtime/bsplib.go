@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"math"
+
+	"libebsp/emesh"
 )
 
 // The standard BSPlib face (include/bsp.h, capi/bsplib_api.c): an SPMD
@@ -42,6 +44,11 @@ func (m *Machine) BeginStandard(nprocs int) error {
 		m.mu.Unlock()
 		return fmt.Errorf("bsp_begin: the EBSP host has %d cores loaded (bsp_begin of host_bsp.h, kernel %q); %s: call its bsp_end first",
 			len(m.cores), m.kernel.Name, MixedFaces)
+	}
+	if nprocs < 1 || nprocs > m.mesh.Cores() {
+		m.mu.Unlock()
+		return fmt.Errorf("bsp_begin: %d cores requested; this %s mesh has 1..%d (set %s to change it)",
+			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
 	}
 	m.saved = standardSaved{kernel: m.kernel, state: m.state, hostTag: m.comm.hostTag}
 	m.kernel = Kernel{Name: StandardKernelName}

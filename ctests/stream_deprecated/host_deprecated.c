@@ -12,10 +12,9 @@ int main(int argc, char **argv)
         int data[INTS];
         for (int i = 0; i < INTS; i++)
             data[i] = i + 100 * s;
-        int d0 = ebsp_create_down_stream(data, s, sizeof data, 32);
-        up[s] = ebsp_create_up_stream(s, 5 * 16, 16); /* room for five 16-byte chunks */
-        int d2 = ebsp_create_down_stream(data, s, 100, 24);
-        printf("core %d: down streams %d and %d\n", s, d0, d2);
+        ebsp_create_down_stream(data, s, sizeof data, 32); /* the core's stream 0 */
+        up[s] = ebsp_create_up_stream(s, 5 * 16, 16);     /* 1: room for five 16-byte chunks */
+        ebsp_create_down_stream(data, s, 100, 24);         /* 2 */
     }
     if (!ebsp_spmd())
         return 1;
