@@ -42,6 +42,7 @@ func theMachine() (*runtime.Machine, error) {
 			return
 		}
 		machine = runtime.NewMachine(mesh)
+		machine.SetCoreOutput(coreLine)
 	})
 	return machine, machineErr
 }

@@ -52,6 +52,7 @@ type Machine struct {
 	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
+	coreOut    func(pid int, text string) // where cores' library lines go (output.go)
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
