@@ -252,28 +252,30 @@ int ebsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf);
  * bsp_stream_create -- make a stream of tokens in external memory.
  *
  * stream_size   total number of data bytes in the stream.  For a stream
- *               without initial data it is the most the cores may write
- *               into it.
+ *               without initial data it is the room the cores may fill.
  * token_size    size in bytes of one token (the last token may be smaller
- *               when stream_size is not a multiple of it).  Must be at
- *               least 16, as in EBSP.
+ *               when stream_size is not a multiple of it).  At least 16.
  * initial_data  stream_size bytes to put in the stream, or NULL for an
  *               empty stream that cores will fill with bsp_stream_move_up().
  *               The data is copied; the caller may free it afterwards.
  *
- * Streams are numbered in the order they are created, from 0, whether
- * created with this call or with the deprecated calls below; cores open
- * them by that number with bsp_stream_open().  Call before ebsp_spmd().
+ * These streams are numbered in the order they are created, from 0, apart
+ * from the deprecated streams below; any core opens them by that number
+ * with bsp_stream_open().  Call before ebsp_spmd().
  *
  * Returns a pointer to the stream's area in the emulated external memory,
- * or NULL on failure (token size below 16, negative size, external memory
- * exhausted, or called during ebsp_spmd()), printing "ebsp: ERROR: ...".  The area is a
- * chain of headers and tokens: before every token, and once after the last
- * one, there is an 8-byte header made of two ints, the size of the token
- * before it (0 at the start) and the size of the token after it (0 at the
- * end).  The sizes count data bytes only, not headers.  After ebsp_spmd()
- * the host can walk this chain to read what the cores wrote.  The area
- * stays valid until bsp_end().
+ * or NULL on failure.  Failures the board reported print its line on
+ * stdout: "ERROR: minimum token size is 16 bytes", "ERROR: Reached limit of
+ * 1000 streams.", "ERROR: not enough memory in extmem for
+ * ebsp_stream_create"; others (a negative size, called during ebsp_spmd())
+ * print "ebsp: ERROR: ..." on stderr.  The area is a chain of headers and
+ * tokens: before every token, and once after the last one, a header of two
+ * ints, the size of the token before it (0 at the start) and the size of
+ * the token after it (0 at the end); with initial_data of no bytes the one
+ * header is (token_size, 0), as on the board.  The sizes count data bytes
+ * only.  Tokens the cores move up are rounded up to a multiple of 8 bytes.
+ * After ebsp_spmd() the host walks this chain to read what the cores
+ * wrote.  The area stays valid until bsp_end().
  */
 void *bsp_stream_create(int stream_size, int token_size, const void *initial_data);
 
@@ -370,11 +372,11 @@ void ebsp_set_end_callback(void (*cb)(void));
  * src          nbytes bytes of data to stream; copied by the call.
  * dst_core_id  pid of the only core that will read the stream.
  * nbytes       size of the data in bytes.
- * chunksize    size in bytes of one chunk (token); the last chunk may be
- *              smaller.  Any positive size is accepted (the 16-byte
- *              minimum of bsp_stream_create() does not apply).
+ * chunksize    size in bytes of one chunk; the last chunk may be smaller.
+ *              At least 16 ("ERROR: minimum chunk size is 16 bytes").
  *
- * Each core has its own numbering of the streams made for it with this call
+ * The data is laid out in chunks like a bsp_stream_create() stream.  Each
+ * core has its own numbering of the streams made for it with this call
  * and ebsp_create_up_stream(), starting at 0 in order of creation; the core
  * opens the stream with ebsp_open_down_stream() using that number.
  *
@@ -388,18 +390,16 @@ int ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int ch
  * (deprecated).
  *
  * src_core_id  pid of the only core that will write the stream.
- * nbytes       the most data, in bytes, the core may send up, counted in
- *              chunks of chunksize: the stream's area has an 8-byte header
- *              for each such chunk, so chunks sent smaller (see
- *              ebsp_set_up_chunk_size()) fit fewer data bytes in all.
- * chunksize    size in bytes of the largest chunk the core may send.
+ * nbytes       size of the stream's area in bytes.
+ * chunksize    size in bytes of the chunks the core sends up; at least 16.
  *
  * The stream gets the next number in that core's numbering (see
  * ebsp_create_down_stream()); the core opens it with ebsp_open_up_stream().
  *
- * Returns a pointer to the stream's area in external memory, laid out as
- * described for bsp_stream_create(), where the chunks can be read after
- * ebsp_spmd(); NULL on failure.  Valid until bsp_end().
+ * Returns a pointer to the stream's area in external memory, NULL on
+ * failure.  The area is raw, without headers: the chunks the core sends up
+ * follow each other, so after ebsp_spmd() the host reads them as a flat
+ * array.  Valid until bsp_end().
  */
 void *ebsp_create_up_stream(int src_core_id, int nbytes, int chunksize);
 
