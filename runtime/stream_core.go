@@ -23,8 +23,8 @@ import (
 //     the stream ending there, and moves the cursor past it.
 //   - A seek walks the cursor over headers and drops a preloaded token.
 //
-// So moves down, up and seeks may come in any order; every call first
-// waits for the stream's previous transfer.
+// So moves down, up and seeks may come in any order. A call that touches
+// the stream's memory or buffers first waits for its previous transfer.
 
 // openStream is a core's state of a stream: on the board it lives in the
 // kernel's ebsp_stream handle, or for the deprecated calls in the core's
