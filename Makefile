@@ -8,11 +8,11 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo fuzz test test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream install clean vet
+.PHONY: all lib demo fuzz test test-tools test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream install clean vet
 
 all: lib
 
-lib: $(LIB) lib/pkgconfig/ebsp.pc
+lib: $(LIB) lib/pkgconfig/ebsp.pc bin/ebspcc bin/ebsprun
 
 $(LIB): $(GOSRC)
 	@mkdir -p lib
@@ -25,6 +25,29 @@ lib/pkgconfig/ebsp.pc: pkgconfig/ebsp.pc.in
 	@mkdir -p lib/pkgconfig
 	sed -e 's|@PREFIX@|$(CURDIR)|; s|@LIBDIR@|$(CURDIR)/lib|; s|@INCLUDEDIR@|$(CURDIR)/include|' $< > $@
 
+# The build and run wrappers, pointing into this tree (make install
+# writes ones that point into PREFIX).
+bin/ebspcc: tools/ebspcc.in
+	@mkdir -p bin
+	sed -e 's|@INCLUDEDIR@|$(CURDIR)/include|; s|@LIBDIR@|$(CURDIR)/lib|' $< > $@ && chmod +x $@
+
+bin/ebsprun: tools/ebsprun
+	@mkdir -p bin
+	cp $< $@ && chmod +x $@
+
+# The wrappers as a user runs them: hello built with ebspcc, run with ebsprun.
+test-tools: lib
+	@rm -rf lib/tools-test && mkdir -p lib/tools-test
+	bin/ebspcc --help | grep -q -- -kernel
+	bin/ebsprun --help | grep -q -- --checks
+	bin/ebspcc -Wall -Wextra examples/hello/host_hello.c -o lib/tools-test/host_hello
+	cd lib/tools-test && ../../bin/ebspcc -kernel -Wall -Wextra ../../examples/hello/e_hello.c && test -f e_hello.elf
+	bin/ebsprun --mesh 2x3 --checks strict lib/tools-test/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 6
+	bin/ebsprun --mesh 2x3 --stats lib/tools-test/host_hello | grep -q '^ebsp stats: run 1, 6 cores, 1 supersteps'
+	bin/ebsprun --trace lib/tools-test/t.json lib/tools-test/host_hello >/dev/null && grep -q traceEvents lib/tools-test/t.json
+	! bin/ebsprun --bogus lib/tools-test/host_hello 2>/dev/null
+	@echo "tools test: ok"
+
 # The hello example: host and kernel built by the host gcc, 16 cores.
 demo: lib
 	$(MAKE) -C examples/hello run
@@ -32,7 +55,7 @@ demo: lib
 vet:
 	$(GO) vet ./...
 
-test: lib vet test-shim test-install test-go test-c test-purego test-python test-asan
+test: lib vet test-shim test-install test-tools test-go test-c test-purego test-python test-asan
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
@@ -104,7 +127,12 @@ bench-stream: lib
 	$(MAKE) -C bench/stream run
 
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	sed -e 's|@INCLUDEDIR@|$(PREFIX)/include/ebsp|; s|@LIBDIR@|$(PREFIX)/lib|' tools/ebspcc.in > $(DESTDIR)$(PREFIX)/bin/ebspcc
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/ebspcc
+	install -m 755 tools/ebsprun $(DESTDIR)$(PREFIX)/bin/ebsprun
+	install -m 644 docs/man/ebspcc.1 docs/man/ebsprun.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libebsp.so
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/ebsp/
@@ -112,7 +140,7 @@ install: lib
 		pkgconfig/ebsp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ebsp.pc
 
 clean:
-	rm -rf lib
+	rm -rf lib bin
 	$(MAKE) -C examples/hello clean
 	$(MAKE) -C examples/dotprod clean
 	$(MAKE) -C examples/matvec clean

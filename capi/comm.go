@@ -29,7 +29,11 @@ func check(err *runtime.Error) {
 // by ebsp_spmd before each run.
 func configureComm(m *runtime.Machine) {
 	limit, _ := strconv.Atoi(cGetenv(runtime.CommLimitEnv))
-	m.CommConfig(cGetenv(runtime.ChecksEnv) != "0", limit)
+	level, err := runtime.ParseCheckLevel(cGetenv(runtime.ChecksEnv))
+	if err != nil {
+		complain(err.Error())
+	}
+	m.CommConfig(level, limit)
 }
 
 // The request log's layout is defined twice, in reqlog.h and in

@@ -39,19 +39,26 @@ static int drained(struct ebsp_core *self)
     return !sched_stopped();
 }
 
+/* Registrations may take effect at once (the board's model), so the
+ * requests logged before them are parsed first, and the addresses this core
+ * cached for hpput/hpget are forgotten after. */
 void bsp_push_reg(const void *variable, const int nbytes)
 {
     struct ebsp_core *self = recording_core();
-    if (self)
+    if (self && drained(self)) {
         goPushReg(self->pid, (void *)variable, nbytes);
+        hp_forget(self);
+    }
     sched_leave_if_stopped();
 }
 
 void bsp_pop_reg(const void *variable)
 {
     struct ebsp_core *self = recording_core();
-    if (self)
+    if (self && drained(self)) {
         goPopReg(self->pid, (void *)variable);
+        hp_forget(self);
+    }
     sched_leave_if_stopped();
 }
 

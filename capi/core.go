@@ -22,8 +22,12 @@ func coreOf(pid C.int) *runtime.Core {
 	return machine.Core(int(pid))
 }
 
-// fail reports a misuse on a core and stops the run as bsp_abort does.
+// fail reports a misuse on a core and stops the run as bsp_abort does. A
+// soft error (the board's own message, already printed) lets the run go on.
 func fail(err *runtime.Error) {
+	if err.Soft {
+		return
+	}
 	coreLine(err.Pid, err.Error())
 	machine.RecordAbort(err.Pid, "BSP ERROR", err.Error())
 	C.sched_stop()

@@ -70,7 +70,7 @@ void bsp_sync(void)
         return;
     reqlog_drain(self); /* the engine parses the recorded requests first */
     int32_t s = atomic_load((_Atomic int32_t *)&self->superstep);
-    int needs_engine = self->requests_pending || self->queue_pending;
+    int needs_engine = self->requests_pending || self->queue_pending || ebsp_stats_on;
     int step = 1;
     if (needs_engine)
         step = goSyncStep(self->pid, 0);
@@ -107,41 +107,43 @@ void ebsp_host_sync(void)
     sched_leave_if_stopped();
 }
 
-/* Formats like printf into a heap string; NULL only when out of memory. */
-static char *format_message(const char *format, va_list ap)
+/* The board formatted a core's message into a 128-byte buffer, so a line
+ * shows at most 127 characters of it. */
+enum { MESSAGE_MAX = 128 };
+
+/* Prints a core's message in its place: the requests it logged before are
+ * parsed first, so that a line the engine prints about one of them (the
+ * board printed it at the call) comes before this one. */
+static void print_message(struct ebsp_core *self, const char *format, va_list ap)
 {
-    va_list copy;
-    va_copy(copy, ap);
-    int len = vsnprintf(NULL, 0, format, copy);
-    va_end(copy);
-    if (len < 0)
-        len = 0;
-    char *text = malloc((size_t)len + 1);
-    if (text)
-        vsnprintf(text, (size_t)len + 1, format, ap);
-    return text;
+    char text[MESSAGE_MAX];
+    vsnprintf(text, sizeof text, format, ap);
+    if (self && !sched_stopped())
+        reqlog_drain(self);
+    out_core_line(self ? self->pid : -1, text);
 }
+
 
 void ebsp_message(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    char *text = format_message(format, ap);
+    print_message(ebsp_self, format, ap);
     va_end(ap);
-    out_core_line(bsp_pid(), text ? text : "(out of memory formatting message)");
-    free(text);
 }
 
 void bsp_abort(const char *format, ...)
 {
+    char text[MESSAGE_MAX];
     va_list ap;
     va_start(ap, format);
-    char *text = format_message(format, ap);
+    vsnprintf(text, sizeof text, format, ap);
     va_end(ap);
     int pid = bsp_pid();
-    out_core_line(pid, text ? text : "bsp_abort");
+    if (ebsp_self && !sched_stopped())
+        reqlog_drain(ebsp_self);
+    out_core_line(pid, text);
     goCoreAbort(pid, text);
-    free(text);
     sched_stop();
     sched_leave_if_stopped();
 }

@@ -7,12 +7,15 @@ package main
 import "C"
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -42,7 +45,10 @@ func theMachine() (*runtime.Machine, error) {
 			return
 		}
 		machine = runtime.NewMachine(mesh)
-		machine.SetCoreOutput(coreLine)
+		machine.SetProbes(runtime.Probes{
+			Where: func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) },
+			Print: coreLine,
+		})
 	})
 	return machine, machineErr
 }
@@ -81,7 +87,7 @@ func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
 	cwd, _ := os.Getwd()
 	dirs := runtime.KernelSearchDirs(exeDir, cwd, cGetenv(runtime.KernelPathEnv))
 	if _, err := m.Init(C.GoString(name), dirs); err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return 0
 	}
 	return 1
@@ -106,7 +112,7 @@ func goHostNprocs() C.int {
 	if m == nil {
 		return 0
 	}
-	return C.int(m.Mesh().Cores())
+	return C.int(m.Available())
 }
 
 //export goHostBegin
@@ -123,7 +129,7 @@ func goHostBegin(nprocs C.int) C.int {
 	m.SetMemoryConfig(memCfg)
 	kernel, err := m.Begin(int(nprocs))
 	if err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return 0
 	}
 	s, err := loadCores(kernel, int(nprocs))
@@ -204,7 +210,7 @@ func goHostEnd() C.int {
 		return 0
 	}
 	if err := m.End(); err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return 0
 	}
 	current.unload()
@@ -219,17 +225,75 @@ func goSpmdStart() *C.struct_ebsp_core {
 		return nil
 	}
 	configureComm(m)
+	statsTo = cGetenv(runtime.StatsEnv)
+	traceTo = cGetenv(runtime.TraceEnv)
+	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
-		complain(err.Error())
+		complainErr(err)
 		return nil
 	}
+	C.ebsp_stats_on = boolInt(m.StatsOn())
 	return current.cores
+}
+
+// statsTo is EBSP_STATS of the current run: "1" (a table on stdout) or a
+// .json file that gets one line per run.
+var statsTo string
+
+func reportStats(sum runtime.RunSummary) {
+	if !strings.HasSuffix(statsTo, ".json") {
+		say(sum.Table())
+		return
+	}
+	f, err := os.OpenFile(statsTo, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err == nil {
+		_, err = f.Write(append(sum.JSON(), '\n'))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		complain(fmt.Sprintf("%s: %v", runtime.StatsEnv, err))
+	}
+}
+
+// traceTo is EBSP_TRACE of the current run; trace holds the events of the
+// runs so far (the file is rewritten after each run), traceZero their clock.
+var (
+	traceTo   string
+	trace     []any
+	traceZero time.Time
+)
+
+func writeTrace(m *runtime.Machine) {
+	if trace == nil {
+		traceZero = m.RunStartedAt()
+	}
+	offset := float64(m.RunStartedAt().Sub(traceZero).Nanoseconds()) / 1e3
+	trace = append(trace, m.TraceEvents(offset)...)
+	b, err := json.Marshal(map[string]any{"traceEvents": trace, "displayTimeUnit": "ns"})
+	if err == nil {
+		err = os.WriteFile(traceTo, b, 0o644)
+	}
+	if err != nil {
+		complain(fmt.Sprintf("%s: %v", runtime.TraceEnv, err))
+	}
 }
 
 //export goSpmdDone
 func goSpmdDone(ok C.int) {
 	abort := machine.FinishRun()
+	if statsTo != "" && statsTo != "0" {
+		reportStats(machine.Summary())
+	}
+	if traceTo != "" {
+		writeTrace(machine)
+	}
 	if abort == nil {
+		return
+	}
+	if abort.Reason == "bsp_abort" && machine.Checks() != runtime.CheckStrict {
+		say("(BSP) ERROR: bsp_abort was called\n") // the board's line
 		return
 	}
 	where := ""

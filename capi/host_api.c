@@ -8,12 +8,12 @@
 
 #include <host_bsp.h>
 
-void ebsp_set_sync_callback(void (*cb)(void))
+void ebsp_set_sync_callback(void (*cb)())
 {
     ebsp_sync_cb = cb;
 }
 
-void ebsp_set_end_callback(void (*cb)(void))
+void ebsp_set_end_callback(void (*cb)())
 {
     ebsp_end_cb = cb;
 }

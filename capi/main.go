@@ -13,7 +13,10 @@ package main
 import "C"
 
 import (
+	"errors"
 	"unsafe"
+
+	"libebsp/runtime"
 )
 
 func main() {}
@@ -41,6 +44,19 @@ func complain(text string) {
 	cs := C.CString("ebsp: ERROR: " + text + "\n")
 	C.out_stderr(cs)
 	C.free(unsafe.Pointer(cs))
+}
+
+// complainErr prints a host-side error: a call made out of order exactly as
+// the board printed it (runtime.BoardError), anything else like complain.
+func complainErr(err error) {
+	var board *runtime.BoardError
+	if errors.As(err, &board) {
+		cs := C.CString(board.Text + "\n")
+		C.out_stderr(cs)
+		C.free(unsafe.Pointer(cs))
+		return
+	}
+	complain(err.Error())
 }
 
 // coreLine prints "$PP: text" like ebsp_message.

@@ -24,9 +24,10 @@ void *bsp_stream_create(int stream_size, int token_size, const void *initial_dat
     return goStreamCreate(stream_size, token_size, (void *)(uintptr_t)initial_data);
 }
 
-int ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int chunksize)
+/* void as in EBSP: the stream's number (or -1) stays inside the library. */
+void ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int chunksize)
 {
-    return goCreateDownStream((void *)(uintptr_t)src, dst_core_id, nbytes, chunksize);
+    (void)goCreateDownStream((void *)(uintptr_t)src, dst_core_id, nbytes, chunksize);
 }
 
 void *ebsp_create_up_stream(int src_core_id, int nbytes, int chunksize)

@@ -20,6 +20,7 @@
 
 __thread struct ebsp_core *ebsp_self;
 int ebsp_active_nprocs;
+int ebsp_stats_on;
 void (*ebsp_sync_cb)(void);
 void (*ebsp_end_cb)(void);
 
@@ -291,6 +292,8 @@ int sched_run(struct ebsp_core *cores, int n)
     memset(&run, 0, sizeof run);
     run.cores = cores;
     run.n = n;
+    for (int i = 0; i < n; i++)
+        cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, stack_size());

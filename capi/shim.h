@@ -68,6 +68,10 @@ extern __thread struct ebsp_core *ebsp_self;
 /* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
 extern int ebsp_active_nprocs;
 
+/* Superstep statistics are on for this run (EBSP_STATS): every bsp_sync
+ * goes through the engine, which counts it. */
+extern int ebsp_stats_on;
+
 /* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
 extern void (*ebsp_sync_cb)(void);
 extern void (*ebsp_end_cb)(void);

@@ -17,7 +17,7 @@ import (
 // Stream calls: the host makes streams (capi/mem_host_api.c); the cores'
 // calls (capi/stream_api.c) come here for the engine to carry out, then
 // wait in C for the transfer named in the result. The engine prints the
-// board's texts itself (runtime.Machine.SetCoreOutput).
+// board's texts itself (through runtime.Probes.Print).
 
 // hostStreamError prints a failure of a host stream call: the board's own
 // line on stdout, or one of ours on stderr.

@@ -8,7 +8,8 @@
 ROOT   ?= ../..
 CC     ?= gcc
 CFLAGS ?= -O2 -Wall -Wextra -std=gnu99
-EBSP_CFLAGS := -I$(ROOT)/include
+# -funsigned-char: char is unsigned on the board (ARM host, Epiphany cores).
+EBSP_CFLAGS := -I$(ROOT)/include -funsigned-char
 EBSP_LIBS   := -L$(ROOT)/lib -Wl,-rpath,$(abspath $(ROOT))/lib -lebsp -lm
 
 all: bin/$(HOST) $(KERNELS:%=bin/%.elf)

@@ -49,22 +49,55 @@ func abiClass(t cc.Type) string {
 	return t.Kind().String()
 }
 
-// declaredFunctions parses a public header and returns its function
-// declarations.
-func declaredFunctions(t *testing.T, header string) map[string]cFunc {
+// publicHeaders are the headers a program includes, each with the headers
+// of ours it brings in that declare functions.
+var publicHeaders = []string{"host_bsp.h", "e_bsp.h"}
+
+// referenceDir is the include directory of EBSP 1.0, the library that ran
+// on the board: $EBSP_REFERENCE, else ../shared/reference/ebsp-1.0 beside
+// the repository. EBSP_REFERENCE=none skips the comparison.
+func referenceDir(t *testing.T) string {
 	t.Helper()
-	text, err := os.ReadFile(filepath.Join(repoRoot(), "include", header))
+	dir := os.Getenv("EBSP_REFERENCE")
+	if dir == "none" {
+		t.Skip("EBSP_REFERENCE=none: not comparing with the EBSP 1.0 headers")
+	}
+	if dir == "" {
+		dir = filepath.Join(repoRoot(), "..", "shared", "reference", "ebsp-1.0")
+	}
+	inc := filepath.Join(dir, "include")
+	if _, err := os.Stat(filepath.Join(inc, "e_bsp.h")); err != nil {
+		t.Fatalf("EBSP 1.0 headers not found in %s (set EBSP_REFERENCE to the ebsp-1.0 directory, or to none to skip): %v", inc, err)
+	}
+	return inc
+}
+
+// declaration is a function as a header declares it.
+type declaration struct {
+	file string // base name of the header holding it
+	fn   *cc.FunctionType
+}
+
+// parseHeader parses dir/header and returns the functions declared in the
+// headers of dir it includes, directly or not. Angle-bracket includes are
+// looked for in sysDirs too (our include directory holds the e-hal.h and
+// e-lib.h stand-ins that the reference headers include).
+func parseHeader(t *testing.T, dir, header string, sysDirs ...string) (map[string]declaration, *cc.AST) {
+	t.Helper()
+	path := filepath.Join(dir, header)
+	text, err := os.ReadFile(path)
 	require.NoError(t, err)
 	cfg, err := cc.NewConfig(goruntime.GOOS, goruntime.GOARCH)
 	require.NoError(t, err)
-	cfg.IncludePaths = append(cfg.IncludePaths, filepath.Join(repoRoot(), "include"))
+	cfg.IncludePaths = append(cfg.IncludePaths, dir)
+	cfg.SysIncludePaths = append(append([]string{dir}, sysDirs...), cfg.SysIncludePaths...)
 	ast, err := cc.Translate(cfg, []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined},
 		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: header, Value: string(text)},
+		{Name: path, Value: string(text)},
 	})
-	require.NoError(t, err, "parse %s", header)
-	funcs := map[string]cFunc{}
+	require.NoError(t, err, "parse %s", path)
+	funcs := map[string]declaration{}
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
 		if ed == nil || ed.Declaration == nil {
@@ -73,20 +106,114 @@ func declaredFunctions(t *testing.T, header string) map[string]cFunc {
 		for il := ed.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
 			d := il.InitDeclarator.Declarator
 			ft, ok := d.Type().(*cc.FunctionType)
-			if !ok || d.Position().Filename != header {
+			file := d.Position().Filename
+			if !ok || filepath.Dir(file) != dir {
 				continue
 			}
-			f := cFunc{result: abiClass(ft.Result())}
-			for _, p := range ft.Parameters() {
-				if p.Type().Kind() != cc.Void {
-					f.params = append(f.params, abiClass(p.Type()))
-				}
-			}
-			funcs[d.Name()] = f
+			funcs[d.Name()] = declaration{file: filepath.Base(file), fn: ft}
 		}
 	}
-	require.NotEmpty(t, funcs, "no functions found in %s", header)
+	require.NotEmpty(t, funcs, "no functions found in %s", path)
+	return funcs, ast
+}
+
+// declaredFunctions returns the functions of one of our public headers and
+// of the headers of ours it includes.
+func declaredFunctions(t *testing.T, header string) map[string]declaration {
+	t.Helper()
+	funcs, _ := parseHeader(t, filepath.Join(repoRoot(), "include"), header)
 	return funcs
+}
+
+// signature renders a function type in the form a drift must not change:
+// the result and parameter types as C spells them (typedef names kept,
+// qualifiers of pointed-to types kept, unsigned and unsigned int alike),
+// an empty list "()" for an old-style declaration, "(void)" for a
+// prototype without parameters, and "..." for a variadic one. Parameter
+// names do not count.
+func signature(ft *cc.FunctionType) string {
+	var params []string
+	for _, p := range ft.Parameters() {
+		params = append(params, p.Type().String())
+	}
+	switch {
+	case ft.MaxArgs() == 0:
+		params = []string{"void"}
+	case ft.IsVariadic():
+		params = append(params, "...")
+	}
+	return ft.Result().String() + " (" + strings.Join(params, ", ") + ")"
+}
+
+// Every function of EBSP 1.0's public headers is declared by ours in
+// exactly EBSP's form, in the header of the same name (the deprecated
+// calls in the *_deprecated.h headers). Our extensions are free.
+func TestHeadersMatchEBSP(t *testing.T) {
+	ref := referenceDir(t)
+	ours := filepath.Join(repoRoot(), "include")
+	for _, header := range publicHeaders {
+		t.Run(header, func(t *testing.T) {
+			want, _ := parseHeader(t, ref, header, ours)
+			got, ast := parseHeader(t, ours, header)
+			names := make([]string, 0, len(want))
+			for name := range want {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				w := want[name]
+				g, ok := got[name]
+				if !assert.True(t, ok, "%s: EBSP declares %s in %s; ours does not declare it", header, name, w.file) {
+					continue
+				}
+				assert.Equal(t, w.file, g.file, "%s is declared in %s by EBSP", name, w.file)
+				assert.Equal(t, signature(w.fn), signature(g.fn), "declaration of %s (EBSP's, then ours)", name)
+			}
+			if header == "host_bsp.h" {
+				// EBSP's host_bsp.h includes <e-hal.h>; ours includes our stand-in.
+				_, ok := ast.Macros["E_OK"]
+				assert.True(t, ok, "host_bsp.h brings in <e-hal.h> (E_OK)")
+			}
+		})
+	}
+}
+
+// The comparison tells apart what it must and nothing else.
+func TestSignature(t *testing.T) {
+	dir := t.TempDir()
+	src := `typedef unsigned long size_t;
+typedef struct { int a; } handle;
+int old();
+int proto(void);
+void f1(unsigned n, const void *p, size_t s, handle *h);
+void f2(unsigned int count, const void *q, size_t s, handle *x);
+void f3(unsigned int n, void *p, unsigned long s, handle *h);
+void v(const char *fmt, ...);
+void cb_old(void (*cb)());
+void cb_proto(void (*cb)(void));
+void qual(const int n);
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sig.h"), []byte(src), 0o644))
+	funcs, _ := parseHeader(t, dir, "sig.h")
+	sig := func(name string) string { return signature(funcs[name].fn) }
+	assert.Equal(t, "int ()", sig("old"))
+	assert.Equal(t, "int (void)", sig("proto"))
+	assert.Equal(t, sig("f1"), sig("f2"), "parameter names and unsigned/unsigned int do not count")
+	assert.NotEqual(t, sig("f1"), sig("f3"), "const, typedef names do")
+	assert.Equal(t, "void (pointer to const char, ...)", sig("v"))
+	assert.NotEqual(t, sig("cb_old"), sig("cb_proto"))
+	assert.Equal(t, "void (const int)", sig("qual"))
+}
+
+// abiOf reduces a declared function to its ABI classes.
+func abiOf(ft *cc.FunctionType) cFunc {
+	f := cFunc{result: abiClass(ft.Result())}
+	for _, p := range ft.Parameters() {
+		if p.Type().Kind() != cc.Void {
+			f.params = append(f.params, abiClass(p.Type()))
+		}
+	}
+	return f
 }
 
 // goExportClasses maps the C type names cgo writes in its export header.
@@ -142,7 +269,7 @@ func exportedSymbols(t *testing.T) map[string]bool {
 // Every function our headers declare is exported by the library.
 func TestEveryDeclaredFunctionIsExported(t *testing.T) {
 	exported := exportedSymbols(t)
-	for _, header := range []string{"host_bsp.h", "e_bsp.h"} {
+	for _, header := range publicHeaders {
 		funcs := declaredFunctions(t, header)
 		var missing []string
 		for name := range funcs {
@@ -169,14 +296,14 @@ func TestGoExportsMatchHeaders(t *testing.T) {
 		}
 	}
 	checked := 0
-	for _, header := range []string{"host_bsp.h", "e_bsp.h"} {
-		for name, declared := range declaredFunctions(t, header) {
+	for _, header := range publicHeaders {
+		for name, d := range declaredFunctions(t, header) {
 			exported, ok := goFuncs[name]
 			if !ok {
 				continue
 			}
 			checked++
-			assert.Equal(t, declared.String(), exported.String(), "%s in %s", name, header)
+			assert.Equal(t, abiOf(d.fn).String(), exported.String(), "%s in %s", name, d.file)
 		}
 	}
 	assert.Positive(t, checked, "no Go exports compared")

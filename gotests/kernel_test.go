@@ -43,7 +43,7 @@ func TestGoKernelOn16Cores(t *testing.T) {
 	}
 	hostSyncs.Store(0)
 
-	require.Equal(t, int32(16), lib.BspNprocs(), "host sees the default 4x4 mesh")
+	require.Equal(t, int32(0), lib.BspNprocs(), "bsp_nprocs is 0 before bsp_init, as on the board")
 	ok := runKernel(t, "go-kernel", callback("goKernel", goKernel), 16)
 	require.Equal(t, int32(1), ok)
 	assert.Equal(t, int32(16), seenProcs.Load())

@@ -3,8 +3,10 @@
  * shipped with libebsp.
  *
  * EBSP host programs sometimes include <e-hal.h> for a few SDK names.  This
- * header lets such sources compile with the host gcc under libebsp.  It
- * provides exactly these, none of which needs library support:
+ * header lets such sources compile with the host gcc under libebsp.
+ * host_bsp.h includes it, as EBSP's host_bsp.h includes the SDK's.  It
+ * provides exactly these, none of which needs library support, besides
+ * <stdint.h> and <sys/types.h>:
  *
  *   E_OK, E_ERR     macros, 0 and -1
  *   E_TRUE, E_FALSE macros, 1 and 0
@@ -20,6 +22,12 @@
  */
 #ifndef EBSP_E_HAL_H
 #define EBSP_E_HAL_H
+
+/* host_bsp.h needs off_t, which EBSP's host_bsp.h got through the SDK's
+ * e-hal.h; <stdint.h> is here too for programs that took the fixed-width
+ * integer types from that header. */
+#include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {

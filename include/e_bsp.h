@@ -6,7 +6,9 @@
  * which calls bsp_begin() first and bsp_end() last, and in between works in
  * supersteps separated by bsp_sync().  On the board it runs on Epiphany
  * cores; with libebsp it is compiled by the host gcc as a shared object
- *     gcc -std=c99 -shared -fPIC -o e_hello.elf e_hello.c
+ *     gcc -std=gnu99 -funsigned-char -shared -fPIC -o e_hello.elf e_hello.c
+ * (-funsigned-char because char is unsigned on the Epiphany; the flags of
+ * `pkg-config --cflags ebsp` include it)
  * and the host program (see host_bsp.h) starts it on every emulated core.
  * Each core runs the kernel on a thread of its own with its own loaded
  * instance, so globals and statics are private to the core, as on the
@@ -45,14 +47,23 @@
  *   emulated core.  Because the two declarations of bsp_begin and bsp_end
  *   conflict, a single .c file must include either e_bsp.h or host_bsp.h,
  *   never both.
+ *
+ * Declarations: every EBSP function is declared exactly as EBSP 1.0 declares
+ * it, including the empty parameter lists "()" of the calls without
+ * parameters (bsp_begin(), bsp_sync(), ebsp_get_tagsize() ...).  In C before
+ * C23 such a declaration does not check the arguments of a call, so code
+ * that compiled on the board (say, bsp_begin(16) in a kernel) compiles here
+ * too; the arguments are ignored.  The calls of EBSP's deprecated stream API
+ * are in e_bsp_deprecated.h, which this header includes.
  */
 #ifndef EBSP_E_BSP_H
 #define EBSP_E_BSP_H
 
-#include <limits.h>
+#include <limits.h> /* INT_MIN and INT_MAX, for bsp_stream_seek() */
 #include <stddef.h>
 
 #include "e_bsp_datatypes.h"
+#include "e_bsp_deprecated.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,7 +93,7 @@ extern "C" {
  * Shares its exported symbol with the host's int bsp_begin(int); see the
  * note at the top of this file.
  */
-void bsp_begin(void);
+void bsp_begin();
 
 /*
  * bsp_end -- finish BSP on this core.
@@ -93,26 +104,25 @@ void bsp_begin(void);
  * after it; the core's run is over when main returns (the host may then
  * start the kernel again with another ebsp_spmd()).
  *
- * Shares its exported symbol with the host's int bsp_end(void); see the note
+ * Shares its exported symbol with the host's int bsp_end(); see the note
  * at the top of this file.
  */
-void bsp_end(void);
+void bsp_end();
 
 /*
  * bsp_nprocs -- number of cores taking part in this run.
  *
- * Returns the nprocs the host passed to bsp_begin().  In the emulator this
- * can be any number from 1 up to the size of the mesh; the board only uses
- * multiples of 4.
+ * Returns the nprocs the host passed to bsp_begin(): any number from 1 up
+ * to the size of the mesh, as on the board.
  */
-int bsp_nprocs(void);
+int bsp_nprocs();
 
 /*
  * bsp_pid -- this core's processor id.
  *
  * Returns a number from 0 to bsp_nprocs() - 1, different on every core.
  */
-int bsp_pid(void);
+int bsp_pid();
 
 /* ------------------------------------------------------------------------ */
 /* Time                                                                      */
@@ -128,7 +138,7 @@ int bsp_pid(void);
  * counter with ebsp_raw_time(), so the two must not be mixed.  The emulator
  * has neither restriction.
  */
-float bsp_time(void);
+float bsp_time();
 
 /*
  * ebsp_host_time -- seconds elapsed since bsp_begin(), by the host's clock.
@@ -137,7 +147,7 @@ float bsp_time(void);
  * is only accurate to milliseconds, but works for long intervals; in the
  * emulator it reads the same clock as bsp_time() and is just as precise.
  */
-float ebsp_host_time(void);
+float ebsp_host_time();
 
 /*
  * ebsp_raw_time -- clock cycles since the previous call.
@@ -147,7 +157,7 @@ float ebsp_host_time(void);
  * call).  Divide by 600000000 to get seconds.  The count is 32 bits wide
  * and wraps after about 7.16 seconds.  Cheaper than bsp_time().
  */
-unsigned int ebsp_raw_time(void);
+unsigned int ebsp_raw_time();
 
 /* ------------------------------------------------------------------------ */
 /* Synchronisation                                                           */
@@ -163,7 +173,7 @@ unsigned int ebsp_raw_time(void);
  * a new tag size set with bsp_set_tagsize() comes into force.  Returns when
  * all of this is done on every core.
  */
-void bsp_sync(void);
+void bsp_sync();
 
 /*
  * ebsp_barrier -- wait for all cores without ending the superstep.
@@ -172,7 +182,7 @@ void bsp_sync(void);
  * Outstanding puts, gets, messages and registrations are left alone; this
  * is the cheap way to order unbuffered (bsp_hpput/bsp_hpget) communication.
  */
-void ebsp_barrier(void);
+void ebsp_barrier();
 
 /*
  * ebsp_host_sync -- meet the host.
@@ -182,7 +192,7 @@ void ebsp_barrier(void);
  * ebsp_set_sync_callback()) runs once; then all cores continue.  Without a
  * callback it acts as a plain barrier.  It does not end the superstep.
  */
-void ebsp_host_sync(void);
+void ebsp_host_sync();
 
 /* ------------------------------------------------------------------------ */
 /* Registered variables (DRMA)                                               */
@@ -330,7 +340,7 @@ void bsp_set_tagsize(int *tag_bytes);
  * Shares its exported symbol with the host's ebsp_get_tagsize(); see the
  * note at the top of this file.
  */
-int ebsp_get_tagsize(void);
+int ebsp_get_tagsize();
 
 /*
  * bsp_send -- send a message to a core.
@@ -663,138 +673,6 @@ int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size,
  * after that one (a seek by 0 skips it).
  */
 void bsp_stream_seek(ebsp_stream *stream, int delta_tokens);
-
-/* ------------------------------------------------------------------------ */
-/* Deprecated streams (for older EBSP programs; prefer bsp_stream_*)         */
-/*                                                                           */
-/* These work on the streams the host made with ebsp_create_down_stream()    */
-/* and ebsp_create_up_stream().  stream_id is the number the stream has for  */
-/* this core: 0 for the first such stream made for it, 1 for the next, up    */
-/* and down streams counted together in order of creation.  Each run starts */
-/* with them all closed and their cursors at the start.  The board's texts: */
-/* "BSP ERROR: stream does not exist", "BSP ERROR: mixed up and down        */
-/* streams" (a down stream used as an up stream or the other way round),    */
-/* "BSP ERROR: could not allocate enough memory for stream".                 */
-/* ------------------------------------------------------------------------ */
-
-/*
- * ebsp_open_down_stream -- open one of this core's down streams
- * (deprecated).
- *
- * address    receives the address of the buffer the first chunk is being
- *            fetched into; get it with ebsp_move_chunk_down().
- * stream_id  this core's number for the stream.
- *
- * Returns the stream's largest chunk size in bytes, or 0 ("BSP ERROR:
- * tried to open opened stream" when it is open).
- */
-int ebsp_open_down_stream(void **address, unsigned int stream_id);
-
-/*
- * ebsp_open_up_stream -- open one of this core's up streams (deprecated).
- *
- * address    receives the address of a local buffer of the largest chunk
- *            size in which to build the first chunk.
- * stream_id  this core's number for the stream.
- *
- * Returns the stream's largest chunk size in bytes, or 0 ("BSP ERROR:
- * tried creating opened stream" when it is open).
- */
-int ebsp_open_up_stream(void **address, unsigned int stream_id);
-
-/*
- * ebsp_close_down_stream -- close a down stream (deprecated).
- *
- * stream_id  this core's number for the stream.
- *
- * Waits for transfers in flight and frees the stream's local buffers.  As
- * on the board, a stream opened but not yet moved down counts as closed:
- * "BSP ERROR: tried to close closed stream", and it stays open.
- */
-void ebsp_close_down_stream(unsigned int stream_id);
-
-/*
- * ebsp_close_up_stream -- close an up stream (deprecated).
- *
- * stream_id  this core's number for the stream.
- *
- * Waits until the chunks sent up have been written and frees the stream's
- * local buffers ("BSP ERROR: tried to close closed stream" when closed).
- */
-void ebsp_close_up_stream(unsigned int stream_id);
-
-/*
- * ebsp_move_chunk_down -- get the next chunk of a down stream
- * (deprecated).
- *
- * address    receives the address of the chunk in local memory (NULL at
- *            the end of the stream).
- * stream_id  this core's number for the stream.
- * prealloc   nonzero: fetch the following chunk in the background
- *            (double buffering, two local buffers); the next call hands it
- *            out, even after the end of the stream or a cursor move.
- *
- * Returns the chunk's size in bytes, or 0 at the end of the stream.
- */
-int ebsp_move_chunk_down(void **address, unsigned int stream_id, int prealloc);
-
-/*
- * ebsp_move_chunk_up -- send a chunk up (deprecated).
- *
- * address    receives the buffer in which to build the next chunk.  What
- *            is sent is the buffer handed out last (by
- *            ebsp_open_up_stream() or the previous call), whatever
- *            *address holds on entry.
- * stream_id  this core's number for the stream.
- * prealloc   nonzero: do not wait for the chunk to be written, and hand
- *            out the other of two buffers for the next chunk (double
- *            buffering); zero: wait, and hand out the same buffer again.
- *
- * An up stream is raw: each chunk, always of the largest chunk size, goes
- * right after the previous one, so the host reads a flat array.  Returns
- * the largest chunk size.  (A chunk that runs past the stream's end
- * overwrote the memory after it on the board; here only what fits is
- * written.)
- */
-int ebsp_move_chunk_up(void **address, unsigned int stream_id, int prealloc);
-
-/*
- * ebsp_move_down_cursor -- skip chunks of a down stream (deprecated).
- *
- * stream_id      this core's number for the stream.
- * jump_n_chunks  chunks to skip forward (positive) or back (negative).
- *
- * At either end of the stream it stops and prints "BSP ERROR: tried
- * jumping past bounds of stream".  A preloaded chunk is not dropped: the
- * next ebsp_move_chunk_down() still hands it out.
- */
-void ebsp_move_down_cursor(int stream_id, int jump_n_chunks);
-
-/*
- * ebsp_reset_down_cursor -- go back to the first chunk of a down stream
- * (deprecated).
- *
- * stream_id  this core's number for the stream.
- *
- * The next chunk read from the stream is the first (after a preloaded one,
- * which is not dropped).  On the board, this call left the cursor 8 bytes
- * before the stream, reading whatever was there as a header; here it
- * does what EBSP documents.
- */
-void ebsp_reset_down_cursor(int stream_id);
-
-/*
- * ebsp_set_up_chunk_size -- meant to set the size of the chunks sent up
- * (deprecated).
- *
- * stream_id  this core's number for the stream.
- * nbytes     the size.
- *
- * As on the board, this stores nbytes in the first 4 bytes of the current
- * chunk buffer and does not change the size of the chunks sent up: write
- * the chunk after calling it, or not at all.
- */
-void ebsp_set_up_chunk_size(unsigned int stream_id, int nbytes);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,9 @@
  * Building a kernel
  *   The kernel is a shared object made by the host gcc, under the file name
  *   the EBSP build would give it, for example
- *       gcc -std=c99 -shared -fPIC -o e_hello.elf e_hello.c
+ *       gcc -std=gnu99 -funsigned-char -shared -fPIC -o e_hello.elf e_hello.c
+ *   Build host and kernel with -funsigned-char (part of `pkg-config --cflags
+ *   ebsp`): char is unsigned on the board's ARM host and Epiphany cores.
  *   bsp_init() then loads it by that name.  A kernel can instead be a
  *   function of the host process, see ebsp_register_kernel().
  *
@@ -41,6 +43,13 @@
  *   Because the two declarations of bsp_begin and bsp_end conflict, a single
  *   .c file must include either host_bsp.h or e_bsp.h, never both.
  *
+ * Declarations: every EBSP function is declared exactly as EBSP 1.0 declares
+ * it, including the empty parameter lists "()" of ebsp_spmd(), bsp_end(),
+ * bsp_nprocs(), ebsp_get_tagsize() and of the callbacks' type void (*)().
+ * Like EBSP's, this header includes <e-hal.h> (libebsp ships a small
+ * stand-in) and host_bsp_deprecated.h, which holds the host half of the
+ * deprecated stream API.
+ *
  * Misuse of a kernel call that the library detects is printed, like
  * ebsp_message() output, as
  *   "$PP: BSP ERROR: <call>: <what> (superstep N)"
@@ -53,7 +62,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "e_bsp_datatypes.h"
+#include <e-hal.h>
+#include "host_bsp_deprecated.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,7 +89,10 @@ extern "C" {
  *         the host program's arguments; accepted for compatibility with
  *         EBSP and, as there, not passed on to the kernel.
  *
- * Returns 1 on success, 0 on failure (kernel not found or not loadable).
+ * Returns 1 on success, 0 on failure: kernel not found or not loadable, or
+ * bsp_init() already succeeded and bsp_end() has not been called since
+ * (printed on stderr as on the board:
+ * "ERROR: bsp_init called when already initialized.").
  *
  * Differences from the board: the board looks only in the executable's
  * directory and expects an Epiphany image; the emulator also searches the
@@ -93,11 +106,16 @@ int bsp_init(const char *e_name, int argc, char **argv);
  * nprocs  number of cores to use, from 1 up to bsp_nprocs().  The cores get
  *         the pids 0 .. nprocs-1.
  *
- * Must follow a successful bsp_init().  Returns 1 on success, 0 on failure
- * (for example nprocs out of range, or no kernel loaded).
- *
- * Difference from the board: EBSP on the 16-core Parallella rounds nprocs
- * down to a multiple of 4; the emulator uses any nprocs in range as given.
+ * Must follow a successful bsp_init(), once.  Returns 1 on success, 0 on
+ * failure, printing the board's text on stderr:
+ *   "ERROR: bsp_begin called twice or called before bsp_init" when there
+ *   was no successful bsp_init(), or bsp_begin() or ebsp_spmd() came
+ *   already;
+ *   "ERROR: bsp_begin called with nprocs = N." when nprocs is out of range
+ *   (bsp_begin() may then be called again).
+ * Any nprocs in range is used as given, as EBSP 1.0 does (its
+ * documentation speaks of rounding down to a multiple of 4; its code does
+ * not round).
  *
  * The kernel's bsp_begin (e_bsp.h) is the same exported symbol; see the
  * note at the top of this file.
@@ -111,14 +129,19 @@ int bsp_begin(int nprocs);
  * returned.  Messages sent with ebsp_send_down() and streams created with
  * bsp_stream_create() beforehand are handed to the cores; messages the
  * cores send with ebsp_send_up() can be read afterwards with ebsp_qsize(),
- * ebsp_get_tag(), ebsp_move() and ebsp_hpmove().  May be called more than
- * once between bsp_begin() and bsp_end() (each kernel must then return from
- * main right after its bsp_end()).
+ * ebsp_get_tag(), ebsp_move() and ebsp_hpmove().
  *
  * Returns 1 if the run completed normally, 0 if it failed: a core called
  * bsp_abort(), or the library stopped the run because of fatal misuse.
+ * Before bsp_begin() it returns 0 and prints, as the board does,
+ * "ERROR: ebsp_spmd called before bsp_begin".
+ *
+ * Difference from the board: EBSP 1.0 runs the kernel once per
+ * bsp_begin(); a second ebsp_spmd() fails there.  libebsp allows any number
+ * of runs between bsp_begin() and bsp_end() (each kernel must then return
+ * from main right after its bsp_end()).
  */
-int ebsp_spmd(void);
+int ebsp_spmd();
 
 /*
  * bsp_end -- finish with the BSP system.
@@ -128,25 +151,29 @@ int ebsp_spmd(void);
  * bsp_stream_create(), ebsp_create_up_stream() or ebsp_hpmove() are invalid
  * afterwards.
  *
- * Returns 1 on success, 0 on failure (for example when the system was not
- * initialised).
+ * Returns 1 on success.  Calling it right after bsp_init(), without
+ * bsp_begin(), is legal: it returns 1, prints nothing and forgets the
+ * kernel.  Before a successful bsp_init() (or a second time) it returns 0
+ * and prints, as the board does,
+ * "ERROR: bsp_end called when bsp was not initialized.".
  *
  * The kernel's bsp_end (e_bsp.h, no result) is the same exported symbol;
  * see the note at the top of this file.
  */
-int bsp_end(void);
+int bsp_end();
 
 /*
  * bsp_nprocs -- number of cores available.
  *
  * Returns the number of cores of the emulated mesh: 16 by default, or
- * rows*cols when EBSP_MESH=RxC is set.  Valid after bsp_init().  This is an
- * upper bound for bsp_begin(), not the number chosen there.
+ * rows*cols when EBSP_MESH=RxC is set.  Valid after bsp_init(): before it
+ * and after bsp_end() it returns 0, as on the board.  This is an upper
+ * bound for bsp_begin(), not the number chosen there.
  *
  * Inside a kernel the same symbol returns the number of cores of the run
  * (see e_bsp.h).
  */
-int bsp_nprocs(void);
+int bsp_nprocs();
 
 /* ------------------------------------------------------------------------ */
 /* Messages between host and cores                                           */
@@ -193,7 +220,7 @@ void ebsp_send_down(int pid, const void *tag, const void *payload, int nbytes);
  * Inside a kernel the same symbol returns the core's current tag size (see
  * e_bsp.h).
  */
-int ebsp_get_tagsize(void);
+int ebsp_get_tagsize();
 
 /*
  * ebsp_qsize -- count the messages the cores sent up.
@@ -260,8 +287,8 @@ int ebsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf);
  *               The data is copied; the caller may free it afterwards.
  *
  * These streams are numbered in the order they are created, from 0, apart
- * from the deprecated streams below; any core opens them by that number
- * with bsp_stream_open().  Call before ebsp_spmd().
+ * from the deprecated streams (host_bsp_deprecated.h); any core opens them
+ * by that number with bsp_stream_open().  Call before ebsp_spmd().
  *
  * Returns a pointer to the stream's area in the emulated external memory,
  * or NULL on failure.  Failures the board reported print its line on
@@ -348,7 +375,7 @@ int ebsp_read(int pid, off_t src, void *dst, int size);
  * It may use ebsp_read() and ebsp_write() to exchange data with the cores.
  * bsp_sync() on the cores does not call it.
  */
-void ebsp_set_sync_callback(void (*cb)(void));
+void ebsp_set_sync_callback(void (*cb)());
 
 /*
  * ebsp_set_end_callback -- set the function run when a run ends.
@@ -359,49 +386,7 @@ void ebsp_set_sync_callback(void (*cb)(void));
  * finished and before ebsp_spmd() returns.  Meant for tools built on top
  * of the library; ordinary programs do not need it.
  */
-void ebsp_set_end_callback(void (*cb)(void));
-
-/* ------------------------------------------------------------------------ */
-/* Deprecated streams (kept for older EBSP programs; use bsp_stream_create)  */
-/* ------------------------------------------------------------------------ */
-
-/*
- * ebsp_create_down_stream -- make a stream of data for one core
- * (deprecated).
- *
- * src          nbytes bytes of data to stream; copied by the call.
- * dst_core_id  pid of the only core that will read the stream.
- * nbytes       size of the data in bytes.
- * chunksize    size in bytes of one chunk; the last chunk may be smaller.
- *              At least 16 ("ERROR: minimum chunk size is 16 bytes").
- *
- * The data is laid out in chunks like a bsp_stream_create() stream.  Each
- * core has its own numbering of the streams made for it with this call
- * and ebsp_create_up_stream(), starting at 0 in order of creation; the core
- * opens the stream with ebsp_open_down_stream() using that number.
- *
- * Returns the stream's number for that core (0 or more), or -1 on failure.
- * Call before ebsp_spmd().
- */
-int ebsp_create_down_stream(const void *src, int dst_core_id, int nbytes, int chunksize);
-
-/*
- * ebsp_create_up_stream -- make room for data sent up by one core
- * (deprecated).
- *
- * src_core_id  pid of the only core that will write the stream.
- * nbytes       size of the stream's area in bytes.
- * chunksize    size in bytes of the chunks the core sends up; at least 16.
- *
- * The stream gets the next number in that core's numbering (see
- * ebsp_create_down_stream()); the core opens it with ebsp_open_up_stream().
- *
- * Returns a pointer to the stream's area in external memory, NULL on
- * failure.  The area is raw, without headers: the chunks the core sends up
- * follow each other, so after ebsp_spmd() the host reads them as a flat
- * array.  Valid until bsp_end().
- */
-void *ebsp_create_up_stream(int src_core_id, int nbytes, int chunksize);
+void ebsp_set_end_callback(void (*cb)());
 
 /* ------------------------------------------------------------------------ */
 /* Extension: kernels that live in the host process                          */

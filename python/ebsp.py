@@ -45,7 +45,7 @@ _SIGNATURES = {
     "bsp_stream_create": (_P, [_I, _I, _P]),
     "ebsp_write": (_I, [_I, _P, ctypes.c_long, _I]),
     "ebsp_read": (_I, [_I, ctypes.c_long, _P, _I]),
-    "ebsp_create_down_stream": (_I, [_P, _I, _I, _I]),
+    "ebsp_create_down_stream": (None, [_P, _I, _I, _I]),
     "ebsp_create_up_stream": (_P, [_I, _I, _I]),
     # both (one symbol serves host and cores)
     "bsp_nprocs": (_I, []),

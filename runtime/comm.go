@@ -9,10 +9,6 @@ import (
 // may queue for other cores in one superstep (MiB, default 1024).
 const CommLimitEnv = "EBSP_COMM_LIMIT_MB"
 
-// ChecksEnv names the environment variable that turns the per-request
-// checks off when set to 0 (see CommConfig).
-const ChecksEnv = "EBSP_CHECKS"
-
 const defaultCommLimit = 1 << 30
 
 // commState is one core's communication state: registrations, the
@@ -20,7 +16,8 @@ const defaultCommLimit = 1 << 30
 // to the host.
 type commState struct {
 	// Registrations in force: regs by slot number (equal on all cores for
-	// one variable), the newest slot of each address on top of its stack.
+	// one variable), the slots of each address in byAddr (see reg.go for
+	// which one a lookup takes). Other cores read Core.regsView.
 	regs     []registration
 	freeRegs []int
 	byAddr   map[unsafe.Pointer][]int
@@ -53,7 +50,12 @@ type machineComm struct {
 	// flags[s%2] holds s+1 when some core communicated in superstep s; a
 	// fast core already in superstep s+1 writes the other entry.
 	flags     [2]atomic.Int32
-	unchecked bool
+	checks    CheckLevel
+	bsplib    bool // the BSPlib face: standard registrations whatever the level
+	atOnce    bool // registrations take effect at the call (EBSP 1.0), not at the next sync
+	onePush   bool // one bsp_push_reg per superstep (EBSP's documented rule, strict)
+	sizes     bool // puts and gets must stay inside the target's registered size
+	unchecked bool // no per-request checks (NULL buffers)
 	limit     int
 	transport transport
 
@@ -64,22 +66,42 @@ type machineComm struct {
 	hostQ   msgQueue
 }
 
-// CommConfig sets the per-request checks (on unless checks is false) and
-// the per-core, per-superstep communication memory limit in MiB (0 keeps
-// the default). Per-request checks are the ones that cost time on every
-// bsp_put, bsp_get, bsp_hpput, bsp_hpget and bsp_send: the range of the
-// target's registration and NULL buffers. Checks that keep the engine
-// itself sound (pid range, unregistered addresses, negative sizes, and
-// registrations and tag sizes that differ between cores) always run.
-func (m *Machine) CommConfig(checks bool, limitMiB int) {
+// CommConfig sets the check level (see CheckLevel) and the per-core,
+// per-superstep communication memory limit in MiB (0 keeps the default).
+// The level decides the registration model: at once, as on the board, or
+// collective at the next sync (strict). Checks that keep the engine itself
+// sound (pid range, negative sizes, registrations and tag sizes that
+// differ between cores) always run.
+func (m *Machine) CommConfig(level CheckLevel, limitMiB int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.comm.unchecked = !checks
+	m.comm.setChecks(level)
 	m.comm.limit = limitMiB << 20
 	if limitMiB <= 0 {
 		m.comm.limit = defaultCommLimit
 	}
 }
+
+// SetBSPlibRules makes the registrations follow BSPlib whatever the check
+// level: collective, effective at the next sync, several per superstep,
+// sizes enforced (unless the level is CheckOff). For the BSPlib face.
+func (m *Machine) SetBSPlibRules(on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.bsplib = on
+	m.comm.setChecks(m.comm.checks)
+}
+
+func (mc *machineComm) setChecks(level CheckLevel) {
+	mc.checks = level
+	mc.atOnce = level != CheckStrict && !mc.bsplib
+	mc.sizes = level == CheckStrict || (mc.bsplib && level != CheckOff)
+	mc.onePush = level == CheckStrict && !mc.bsplib
+	mc.unchecked = level == CheckOff
+}
+
+// Checks is the check level of the current run.
+func (m *Machine) Checks() CheckLevel { return m.comm.checks }
 
 // startComm prepares every core's communication state for a run and
 // hands out the messages sent down. Called with m.mu held.

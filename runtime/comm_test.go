@@ -474,7 +474,7 @@ func TestMisuseDiagnostics(t *testing.T) {
 
 func TestChecksOffSkipsRangeCheck(t *testing.T) {
 	m := newTestMachine(t, 2)
-	m.CommConfig(false, 0)
+	m.CommConfig(CheckOff, 0)
 	mem := perCore(2)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := mem[k.Pid()]
@@ -489,7 +489,7 @@ func TestChecksOffSkipsRangeCheck(t *testing.T) {
 
 func TestCommLimitIsAClearError(t *testing.T) {
 	m := newTestMachine(t, 2)
-	m.CommConfig(true, 1)
+	m.CommConfig(CheckStrict, 1)
 	payload := make([]byte, 4096)
 	err := spmd(t, m, func(k kcore) {
 		for range 1000 {

@@ -16,6 +16,10 @@ type Core struct {
 	comm      commState    // registrations, requests, queues (exchange.go)
 	tagMirror *int32       // C copy of comm.tagsize, or nil (reqlog.go)
 	streams   *coreStreams // stream state of this run (stream_core.go)
+
+	step       stepCounters                   // statistics of the current superstep (stats.go), when on
+	regsView   atomic.Pointer[[]registration] // comm.regs as other cores read it (at-once registrations)
+	waitingReg atomic.Bool                    // waiting for another core's registration (remoteReg)
 }
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
@@ -32,6 +36,7 @@ func (c *Core) reset() {
 	c.begun = false
 	c.ended = false
 	c.streams = nil
+	c.regsView.Store(nil)
 }
 
 // Pid is the core's processor id.
@@ -56,6 +61,10 @@ func (c *Core) End() (bool, *Error) {
 		return false, c.errorf("bsp_end", "called twice")
 	}
 	c.ended = true
+	if c.m.stats.on {
+		c.stepArrived()
+		c.stepLeft()
+	}
 	return true, nil
 }
 
@@ -65,10 +74,26 @@ type Error struct {
 	Call      string
 	What      string
 	Superstep int
+	// Soft: the board's own message (What, verbatim) was already printed
+	// through the machine's output; the call does nothing and the run goes
+	// on, as on the board.
+	Soft bool
 }
 
 func (e *Error) Error() string {
+	if e.Soft {
+		return e.What
+	}
 	return fmt.Sprintf("BSP ERROR: %s: %s (superstep %d)", e.Call, e.What, e.Superstep)
+}
+
+// boardNotice prints the line the board printed for this misuse ("$PP:
+// text", in order with the core's other output) and returns the soft error
+// that makes the call do nothing.
+func (c *Core) boardNotice(call, format string, args ...any) *Error {
+	e := &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.Superstep(), Soft: true}
+	c.m.print(c.pid, e.What)
+	return e
 }
 
 func (c *Core) errorf(call, format string, args ...any) *Error {

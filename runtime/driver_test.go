@@ -115,10 +115,14 @@ func (k kcore) must(err *Error) {
 }
 
 // newTestMachine is a machine after bsp_init and bsp_begin(n), with the
-// default memory sizes; bsp_end runs at the end of the test.
+// default memory sizes, strict checks and BSPlib's registration rules
+// (CommConfig(CheckBoard, 0) gives the board's); bsp_end runs at the end of
+// the test.
 func newTestMachine(t testing.TB, n int) *Machine {
 	t.Helper()
 	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
+	m.SetBSPlibRules(true)
+	m.CommConfig(CheckStrict, 0)
 	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
 	m.state = HostInitialized
 	if _, err := m.Begin(n); err != nil {

@@ -30,13 +30,26 @@ func (c *Core) target(call string, pid int, addr unsafe.Pointer, offset, nbytes 
 	}
 	slot, ok := c.registeredSlot(addr)
 	if !ok {
-		return 0, registration{}, c.errorf(call, "the address is not a registered variable (core %02d, %d bytes at offset %d)", pid, nbytes, offset)
+		return 0, registration{}, c.unknownVariable(call, addr, pid, offset, nbytes)
 	}
-	reg := c.m.cores[pid].comm.regs[slot]
-	if !c.m.comm.unchecked && offset+nbytes > reg.size {
+	reg, ok := c.remoteReg(pid, slot)
+	if !ok {
+		return 0, registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
+			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
+	}
+	if !c.m.comm.unchecked && offset+nbytes > c.checkedSize(reg) {
 		return 0, registration{}, c.errorf(call, "%d bytes at offset %d exceed the %d bytes core %02d registered", nbytes, offset, reg.size, pid)
 	}
 	return slot, reg, nil
+}
+
+// unknownVariable reports a request naming an address this core has not
+// registered: the board printed a line and ignored the call.
+func (c *Core) unknownVariable(call string, addr unsafe.Pointer, pid, offset, nbytes int) *Error {
+	if c.m.comm.atOnce {
+		return c.boardNotice(call, "BSP ERROR: could not find bsp var 0x%x", uintptr(addr))
+	}
+	return c.errorf(call, "the address is not a registered variable (core %02d, %d bytes at offset %d)", pid, nbytes, offset)
 }
 
 func (c *Core) checkBuffer(call, what string, p unsafe.Pointer, nbytes int) *Error {
@@ -95,6 +108,9 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 	cs.gets = append(cs.gets, getRequest{src: pid, slot: slot, offset: offset, nbytes: nbytes, dst: dst, off: cs.getBytes})
 	cs.getBytes += nbytes
 	cs.active = true
+	if c.m.stats.on {
+		c.countRecv(nbytes)
+	}
 	return nil
 }
 
@@ -121,9 +137,10 @@ func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst
 }
 
 // RemoteVariable tells where core pid's copy of the registered variable
-// addr is and how many bytes that core registered, for copies that the C
-// shim makes itself within a superstep; ok is false when the request is
-// not a plain one (no such core, addr not registered).
+// addr is and how many bytes of it requests may reach, for copies that the
+// C shim makes itself within a superstep; ok is false when the request is
+// not a plain one (no such core, addr not registered, the target's slot
+// still empty): the shim then calls HPPut/HPGet, which wait or report.
 func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Pointer, size int, ok bool) {
 	if pid < 0 || pid >= len(c.m.cores) {
 		return nil, 0, false
@@ -132,21 +149,41 @@ func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Point
 	if !ok {
 		return nil, 0, false
 	}
-	reg := c.m.cores[pid].comm.regs[slot]
-	return reg.addr, reg.size, true
+	reg, ok := c.m.cores[pid].slotShared(slot)
+	if !ok {
+		return nil, 0, false
+	}
+	return reg.addr, c.checkedSize(reg), true
 }
 
 // DirectAddress is ebsp_get_direct_address: core pid's copy of the
 // registered variable addr, or nil when addr is not registered.
 func (c *Core) DirectAddress(pid int, addr unsafe.Pointer) (unsafe.Pointer, *Error) {
+	reg, err := c.directTarget(pid, addr)
+	if err != nil {
+		return nil, err
+	}
+	return reg.addr, nil
+}
+
+func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error) {
+	const call = "ebsp_get_direct_address"
 	if pid < 0 || pid >= len(c.m.cores) {
-		return nil, c.errorf("ebsp_get_direct_address", "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
+		return registration{}, c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
 	}
 	slot, ok := c.registeredSlot(addr)
 	if !ok {
-		return nil, nil
+		if c.m.comm.atOnce {
+			return registration{}, c.unknownVariable(call, addr, pid, 0, 0)
+		}
+		return registration{}, nil
 	}
-	return c.m.cores[pid].comm.regs[slot].addr, nil
+	reg, ok := c.remoteReg(pid, slot)
+	if !ok {
+		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
+			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
+	}
+	return reg, nil
 }
 
 // serveGets reads every get's source into getBuf (phase A).
@@ -162,7 +199,7 @@ func (c *Core) serveGets() {
 	}
 	buf := cs.getBuf.take(cs.getBytes)
 	for _, g := range cs.gets {
-		reg := c.m.cores[g.src].comm.regs[g.slot]
+		reg, _ := c.m.cores[g.src].slot(g.slot) // popped in this superstep still counts
 		copy(buf[g.off:g.off+g.nbytes], bytesAt(addAt(reg.addr, g.offset), g.nbytes))
 	}
 }

@@ -30,8 +30,8 @@ import (
 
 // Record kinds in a packed block.
 const (
-	recPut uint32 = 1
-	recMsg uint32 = 2
+	recPut uint32 = 1 // a: registration slot, b: offset
+	recMsg uint32 = 2 // a: tag bytes
 )
 
 // recHeader is the size of a record header: kind, two arguments, length.
@@ -90,6 +90,9 @@ func (c *Core) pack(call string, dst int, kind, a, b uint32, n int) ([]byte, *Er
 	}
 	cs.outBytes += size
 	cs.active = true
+	if c.m.stats.on {
+		c.countSent(n, kind == recMsg)
+	}
 	rec := blk.take(size)
 	binary.LittleEndian.PutUint32(rec[0:], kind)
 	binary.LittleEndian.PutUint32(rec[4:], a)
@@ -116,6 +119,20 @@ func unpack(blk *outBlock, each func(kind, a, b uint32, data []byte)) {
 // stops when it returns 0. After a misuse it returns 0 and TakeError
 // returns the error, which ends the run.
 func (c *Core) SyncStep(step int) int {
+	if !c.m.stats.on {
+		return c.syncStep(step)
+	}
+	if step == 0 {
+		c.stepArrived()
+	}
+	next := c.syncStep(step)
+	if next == 0 && c.comm.err == nil {
+		c.stepLeft()
+	}
+	return next
+}
+
+func (c *Core) syncStep(step int) int {
 	switch step {
 	case 0:
 		return c.syncFinishRequests()
@@ -227,9 +244,14 @@ func (c *Core) receive() {
 			continue
 		}
 		unpack(blk, func(kind, a, b uint32, data []byte) {
+			if c.m.stats.on {
+				c.countRecv(len(data))
+			}
 			switch kind {
 			case recPut:
-				reg := cs.regs[a]
+				// The slot as the sender found it: popped in this
+				// superstep still counts (at-once registrations).
+				reg, _ := c.slot(int(a))
 				copy(bytesAt(addAt(reg.addr, int(b)), len(data)), data)
 			case recMsg:
 				c.enqueue(int(a), data)

@@ -3,7 +3,6 @@ package runtime
 import (
 	"bytes"
 	"debug/elf"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -168,6 +167,3 @@ func hostMachine() (elf.Machine, bool) {
 	}
 	return 0, false
 }
-
-// ErrNoKernel is returned when a run is asked for before bsp_init.
-var ErrNoKernel = errors.New("no kernel: call bsp_init first")

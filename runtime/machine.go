@@ -17,6 +17,7 @@ import (
 type HostState int
 
 // The host lifecycle: bsp_init -> bsp_begin -> ebsp_spmd (repeatable) -> bsp_end.
+// bsp_end may also follow bsp_init directly.
 const (
 	HostIdle HostState = iota
 	HostInitialized
@@ -26,6 +27,26 @@ const (
 
 func (s HostState) String() string {
 	return [...]string{"idle", "initialized", "begun", "running"}[s]
+}
+
+// BoardError is a host call made out of order. EBSP 1.0 on the board
+// printed Text on stderr, without any prefix, and the call returned 0;
+// libebsp prints the same.
+type BoardError struct{ Text string }
+
+func (e *BoardError) Error() string { return e.Text }
+
+// The out-of-order host calls, with the board's texts.
+var (
+	ErrInitTwice  = &BoardError{"ERROR: bsp_init called when already initialized."}
+	ErrBeginOrder = &BoardError{"ERROR: bsp_begin called twice or called before bsp_init"}
+	ErrSpmdOrder  = &BoardError{"ERROR: ebsp_spmd called before bsp_begin"}
+	ErrEndOrder   = &BoardError{"ERROR: bsp_end called when bsp was not initialized."}
+)
+
+// errBeginNprocs is bsp_begin with a core count outside 1..cores.
+func errBeginNprocs(nprocs int) error {
+	return &BoardError{fmt.Sprintf("ERROR: bsp_begin called with nprocs = %d.", nprocs)}
 }
 
 // Kernel is what bsp_init selected: a file to load per core, or a function
@@ -52,7 +73,8 @@ type Machine struct {
 	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
 	memory     memoryState
-	coreOut    func(pid int, text string) // where cores' library lines go (output.go)
+	probes     Probes
+	stats      runStats
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -65,7 +87,9 @@ type Abort struct {
 
 // NewMachine returns an idle machine with the given mesh.
 func NewMachine(mesh emesh.Mesh) *Machine {
-	return &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m := &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m.comm.setChecks(CheckBoard)
+	return m
 }
 
 // Mesh is the emulated core grid.
@@ -94,19 +118,19 @@ func (m *Machine) RegisterKernel(name string, fn unsafe.Pointer) error {
 }
 
 // Init selects the kernel: a registered function of that name, else a file
-// found in dirs (see KernelSearchDirs).
+// found in dirs (see KernelSearchDirs). Only an idle machine can be
+// initialised; a failed Init leaves it idle.
 func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.state >= HostBegun {
-		return Kernel{}, fmt.Errorf("bsp_init: cores are still loaded (state %s); call bsp_end first", m.state)
+	if m.state != HostIdle {
+		return Kernel{}, ErrInitTwice
 	}
 	if fn, ok := m.registered[name]; ok {
 		m.kernel = Kernel{Name: name, Func: fn}
 	} else {
 		path, err := FindKernelFile(name, dirs)
 		if err != nil {
-			m.kernel, m.state = Kernel{}, HostIdle
 			return Kernel{}, fmt.Errorf("bsp_init: %w", err)
 		}
 		m.kernel = Kernel{Name: name, Path: path}
@@ -119,15 +143,11 @@ func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 func (m *Machine) Begin(nprocs int) (Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	switch m.state {
-	case HostIdle:
-		return Kernel{}, fmt.Errorf("bsp_begin: %w", ErrNoKernel)
-	case HostBegun, HostRunning:
-		return Kernel{}, fmt.Errorf("bsp_begin: already begun with %d cores; call bsp_end first", len(m.cores))
+	if m.state != HostInitialized {
+		return Kernel{}, ErrBeginOrder
 	}
 	if nprocs < 1 || nprocs > m.mesh.Cores() {
-		return Kernel{}, fmt.Errorf("bsp_begin: %d cores requested; this %s mesh has 1..%d (set %s to change it)",
-			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
+		return Kernel{}, errBeginNprocs(nprocs)
 	}
 	if err := m.beginMemory(nprocs); err != nil {
 		return Kernel{}, fmt.Errorf("bsp_begin: %w", err)
@@ -138,6 +158,17 @@ func (m *Machine) Begin(nprocs int) (Kernel, error) {
 	}
 	m.state = HostBegun
 	return m.kernel, nil
+}
+
+// Available is the host's bsp_nprocs: the cores of the mesh once bsp_init
+// has succeeded, 0 before it and after bsp_end (as on the board).
+func (m *Machine) Available() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state == HostIdle {
+		return 0
+	}
+	return m.mesh.Cores()
 }
 
 // Nprocs is the number of cores of the current bsp_begin (0 before).
@@ -155,13 +186,14 @@ func (m *Machine) Core(pid int) *Core {
 	return m.cores[pid]
 }
 
-// StartRun prepares every core for one ebsp_spmd.
+// StartRun prepares every core for one ebsp_spmd. Unlike the board, which
+// runs a loaded kernel once, it may be called again after a run.
 func (m *Machine) StartRun() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch m.state {
 	case HostIdle, HostInitialized:
-		return fmt.Errorf("ebsp_spmd: called before bsp_begin")
+		return ErrSpmdOrder
 	case HostRunning:
 		return fmt.Errorf("ebsp_spmd: a run is already in progress")
 	}
@@ -172,6 +204,7 @@ func (m *Machine) StartRun() error {
 	m.abort = nil
 	m.aborted.Store(false)
 	m.startComm()
+	m.startStats()
 	m.runs++
 	m.state = HostRunning
 	return nil
@@ -187,20 +220,25 @@ func (m *Machine) FinishRun() *Abort {
 	return m.abort
 }
 
-// End releases the cores; the next run needs bsp_init and bsp_begin again.
+// End releases the cores and the kernel selection; the next run needs
+// bsp_init and bsp_begin again. After bsp_init alone it only forgets the
+// kernel, silently, as the board did.
 func (m *Machine) End() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch m.state {
-	case HostIdle, HostInitialized:
-		return fmt.Errorf("bsp_end: called before bsp_begin")
+	case HostIdle:
+		return ErrEndOrder
+	case HostInitialized:
+		m.kernel, m.state = Kernel{}, HostIdle
+		return nil
 	case HostRunning:
 		return fmt.Errorf("bsp_end: called during a run")
 	}
 	m.releaseComm()
 	m.endMemory()
 	m.cores = nil
-	m.state = HostIdle
+	m.kernel, m.state = Kernel{}, HostIdle
 	return nil
 }
 

@@ -14,37 +14,74 @@ import (
 
 func TestLifecycleOrder(t *testing.T) {
 	m := NewMachine(emesh.DefaultMesh)
+	assert.Equal(t, 0, m.Available(), "bsp_nprocs is 0 before bsp_init")
 	_, err := m.Begin(4)
-	assert.ErrorIs(t, err, ErrNoKernel)
-	assert.ErrorContains(t, m.StartRun(), "before bsp_begin")
-	assert.ErrorContains(t, m.End(), "before bsp_begin")
+	assert.Equal(t, ErrBeginOrder, err)
+	assert.Equal(t, ErrSpmdOrder, m.StartRun())
+	assert.Equal(t, ErrEndOrder, m.End())
 
 	fn := 42
 	require.NoError(t, m.RegisterKernel("k", unsafe.Pointer(&fn)))
 	k, err := m.Init("k", nil)
 	require.NoError(t, err)
 	assert.True(t, k.Registered())
+	assert.Equal(t, 16, m.Available())
+	_, err = m.Init("k", nil)
+	assert.Equal(t, ErrInitTwice, err)
+	assert.Equal(t, ErrSpmdOrder, m.StartRun())
 
 	_, err = m.Begin(17)
-	assert.ErrorContains(t, err, "1..16")
+	assert.EqualError(t, err, "ERROR: bsp_begin called with nprocs = 17.")
 	_, err = m.Begin(0)
-	assert.Error(t, err)
+	assert.EqualError(t, err, "ERROR: bsp_begin called with nprocs = 0.")
 	_, err = m.Begin(5) // any count, not only multiples of 4
 	require.NoError(t, err)
 	assert.Equal(t, 5, m.Nprocs())
 	_, err = m.Begin(5)
-	assert.ErrorContains(t, err, "already begun")
+	assert.Equal(t, ErrBeginOrder, err)
 	_, err = m.Init("k", nil)
-	assert.ErrorContains(t, err, "bsp_end first")
+	assert.Equal(t, ErrInitTwice, err)
 
-	for run := 0; run < 3; run++ {
+	for run := 0; run < 3; run++ { // repeated runs: more than the board allowed
 		require.NoError(t, m.StartRun())
 		assert.ErrorContains(t, m.StartRun(), "in progress")
 		assert.ErrorContains(t, m.End(), "during a run")
 		assert.Nil(t, m.FinishRun())
 	}
+	_, err = m.Begin(5)
+	assert.Equal(t, ErrBeginOrder, err, "bsp_begin after a run")
 	require.NoError(t, m.End())
 	assert.Equal(t, HostIdle, m.State())
+	assert.Equal(t, 0, m.Available(), "bsp_nprocs is 0 after bsp_end")
+	assert.Equal(t, ErrEndOrder, m.End())
+}
+
+// bsp_init followed by bsp_end, without bsp_begin, is legal and forgets
+// the kernel.
+func TestInitThenEnd(t *testing.T) {
+	m := NewMachine(emesh.DefaultMesh)
+	fn := 42
+	require.NoError(t, m.RegisterKernel("k", unsafe.Pointer(&fn)))
+	_, err := m.Init("k", nil)
+	require.NoError(t, err)
+	require.NoError(t, m.End())
+	assert.Equal(t, HostIdle, m.State())
+	_, err = m.Begin(4)
+	assert.Equal(t, ErrBeginOrder, err, "the kernel is forgotten")
+	_, err = m.Init("k", nil)
+	require.NoError(t, err, "and bsp_init works again")
+}
+
+// A failed bsp_init leaves the machine idle: the next bsp_init may succeed.
+func TestFailedInitStaysIdle(t *testing.T) {
+	m := NewMachine(emesh.DefaultMesh)
+	_, err := m.Init("e_missing.elf", []string{t.TempDir()})
+	assert.ErrorContains(t, err, "not found")
+	assert.Equal(t, HostIdle, m.State())
+	fn := 42
+	require.NoError(t, m.RegisterKernel("k", unsafe.Pointer(&fn)))
+	_, err = m.Init("k", nil)
+	require.NoError(t, err)
 }
 
 func TestSuperstepsCountPerRun(t *testing.T) {

@@ -1,14 +1,29 @@
 package runtime
 
-import "unsafe"
+import (
+	"math"
+	"slices"
+	"time"
+	"unsafe"
+)
 
-// Registration (bsp_push_reg, bsp_pop_reg). Every core keeps its own
-// table of registrations indexed by slot number. All cores push the same
-// number of registrations in a superstep and withdraw the same ones, so
-// installing them in the same deterministic way (pops sorted by slot,
-// freed slots reused last-freed first, then pushes in order) gives a
-// variable the same slot on every core. A put names the slot; the target
-// resolves it to its own address. There is no fixed slot limit.
+// Registration (bsp_push_reg, bsp_pop_reg). Every core keeps its own table
+// of registrations indexed by slot number, and slot k of every core is one
+// variable: a put names the slot, the target resolves it to its own copy.
+// There is no fixed slot limit. Two models:
+//
+//   - at once (EBSP 1.0, the board; CommConfig): a push fills the lowest
+//     free slot of the calling core's table at once, a pop empties every
+//     slot holding the address, a lookup takes the lowest slot holding it;
+//     nbytes is ignored. Slot k of another core may not be filled yet: a
+//     request that needs it waits until that core fills it or stops at a
+//     synchronisation (see remoteReg), which makes the board's race
+//     deterministic.
+//   - at the next sync (BSPlib, strict): all cores push the same number of
+//     registrations in a superstep and withdraw the same ones, and the
+//     sync installs them the same deterministic way on every core (pops
+//     sorted by slot, freed slots reused last-freed first, then pushes in
+//     order); a lookup takes the newest registration of the address.
 
 // registration is one core's copy of a registered variable.
 type registration struct {
@@ -25,19 +40,38 @@ type lookupCache struct {
 	ok   bool
 }
 
-// PushReg is bsp_push_reg: it takes effect at the next bsp_sync.
+// PushReg is bsp_push_reg.
 func (c *Core) PushReg(addr unsafe.Pointer, nbytes int) *Error {
+	cs := &c.comm
+	if c.m.comm.atOnce {
+		c.fillSlot(c.lowestFreeSlot(), registration{addr: addr, size: nbytes, live: true})
+		c.publishRegs()
+		return nil
+	}
 	if nbytes < 0 {
 		return c.errorf("bsp_push_reg", "negative size %d", nbytes)
 	}
-	c.comm.pushes = append(c.comm.pushes, registration{addr: addr, size: nbytes, live: true})
+	if c.m.comm.onePush && len(cs.pushes) > 0 {
+		return c.errorf("bsp_push_reg", "a second registration in one superstep (EBSP allows one per superstep)")
+	}
+	cs.pushes = append(cs.pushes, registration{addr: addr, size: nbytes, live: true})
 	return nil
 }
 
-// PopReg is bsp_pop_reg: the newest registration of addr not yet withdrawn
-// in this superstep goes at the next bsp_sync.
+// PopReg is bsp_pop_reg.
 func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 	cs := &c.comm
+	if c.m.comm.atOnce {
+		// The board empties every slot holding addr; an unknown address
+		// is silently ignored.
+		for _, slot := range cs.byAddr[addr] {
+			cs.regs[slot].live = false // other cores still see it until the sync
+		}
+		delete(cs.byAddr, addr)
+		cs.last = lookupCache{}
+		c.publishRegs()
+		return nil
+	}
 	stack := cs.byAddr[addr]
 	pending := 0
 	for _, slot := range cs.pops {
@@ -55,7 +89,40 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 	return nil
 }
 
-// registeredSlot returns the slot of the newest registration of addr in force.
+// lowestFreeSlot is the slot a push takes in the at-once model: the lowest
+// not live (a slot popped in this superstep may be filled again).
+func (c *Core) lowestFreeSlot() int {
+	for slot, r := range c.comm.regs {
+		if !r.live {
+			return slot
+		}
+	}
+	return len(c.comm.regs)
+}
+
+// fillSlot installs r in slot, growing the table when slot is one past its
+// end, and keeps byAddr sorted ascending (the at-once model looks up the
+// lowest slot).
+func (c *Core) fillSlot(slot int, r registration) {
+	cs := &c.comm
+	if slot == len(cs.regs) {
+		cs.regs = append(cs.regs, registration{})
+	}
+	cs.regs[slot] = r
+	if cs.byAddr == nil {
+		cs.byAddr = map[unsafe.Pointer][]int{}
+	}
+	stack := append(cs.byAddr[r.addr], slot)
+	for i := len(stack) - 1; i > 0 && stack[i] < stack[i-1]; i-- {
+		stack[i], stack[i-1] = stack[i-1], stack[i]
+	}
+	cs.byAddr[r.addr] = stack
+	cs.last = lookupCache{}
+}
+
+// registeredSlot returns the slot the calling core's lookup of addr gives:
+// the lowest holding it in the at-once model (as the board scanned its
+// table), else the newest registration in force.
 func (c *Core) registeredSlot(addr unsafe.Pointer) (int, bool) {
 	cs := &c.comm
 	if cs.last.ok && cs.last.addr == addr {
@@ -66,13 +133,103 @@ func (c *Core) registeredSlot(addr unsafe.Pointer) (int, bool) {
 		return 0, false
 	}
 	slot := stack[len(stack)-1]
+	if c.m.comm.atOnce {
+		slot = stack[0]
+	}
 	cs.last = lookupCache{addr: addr, slot: slot, ok: true}
 	return slot, true
+}
+
+// regWaitPoll is how often a request waiting for another core's
+// registration looks again.
+const regWaitPoll = 20 * time.Microsecond
+
+// remoteReg is core pid's registration in slot, for a request of this
+// core. In the at-once model the board read whatever the slot held at that
+// moment, so the answer raced with pid's own pushes and pops. Here it is
+// deterministic: while pid's slot is empty, or popped in this superstep
+// (pid may fill it again), the request waits until pid fills it or can no
+// longer do so in this superstep (pid waits in a synchronisation or left
+// its kernel, the run stops, or pid itself waits for a registration).
+// Then a popped registration still counts, an empty slot is reported.
+func (c *Core) remoteReg(pid, slot int) (registration, bool) {
+	t := c.m.cores[pid]
+	if !c.m.comm.atOnce || t == c {
+		return t.slot(slot)
+	}
+	if r, ok := t.slotShared(slot); ok && r.live {
+		return r, true
+	}
+	c.waitingReg.Store(true)
+	defer c.waitingReg.Store(false)
+	for !c.m.Aborted() && !t.waitingReg.Load() && c.m.running(pid) {
+		time.Sleep(regWaitPoll)
+		if r, ok := t.slotShared(slot); ok && r.live {
+			return r, true
+		}
+	}
+	return t.slotShared(slot)
+}
+
+// slot is what another core's request finds in this core's slot: a live
+// registration, or one popped in this superstep (at once for the core's
+// own lookups, for the others at its next sync, so that a pop never races
+// with their requests).
+func (c *Core) slot(slot int) (registration, bool) {
+	if slot < len(c.comm.regs) && c.comm.regs[slot].addr != nil {
+		return c.comm.regs[slot], true
+	}
+	return registration{}, false
+}
+
+// publishRegs makes the core's table as it is now the one other cores read
+// (at-once registrations): a copy, since the core may change its own while
+// they read. Pushes and pops are rare next to the requests that read.
+func (c *Core) publishRegs() {
+	view := slices.Clone(c.comm.regs)
+	c.regsView.Store(&view)
+}
+
+// slotShared reads the table while its core may be pushing or popping.
+func (c *Core) slotShared(slot int) (registration, bool) {
+	view := c.regsView.Load()
+	if view == nil || slot >= len(*view) || (*view)[slot].addr == nil {
+		return registration{}, false
+	}
+	return (*view)[slot], true
+}
+
+// forgetPopped clears the slots popped in the superstep that ends (phase B
+// of the sync: no other core reads them now).
+func (c *Core) forgetPopped() {
+	popped := false
+	for i, r := range c.comm.regs {
+		if !r.live && r.addr != nil {
+			c.comm.regs[i] = registration{}
+			popped = true
+		}
+	}
+	if popped {
+		c.publishRegs()
+	}
+}
+
+// checkedSize is the registered size that bounds requests: the target's
+// when sizes are enforced, else unbounded (the board ignored nbytes).
+func (c *Core) checkedSize(r registration) int {
+	if c.m.comm.sizes {
+		return r.size
+	}
+	return math.MaxInt32
 }
 
 // installRegistrations applies this superstep's pops and pushes (phase B).
 func (c *Core) installRegistrations() {
 	cs := &c.comm
+	if c.m.comm.atOnce {
+		c.forgetPopped()
+		return
+	}
 	if len(cs.pops) == 0 && len(cs.pushes) == 0 {
 		return
 	}
@@ -116,5 +273,11 @@ func removeSlot(stack []int, slot int) []int {
 
 // Registrations is the number of registrations in force on this core.
 func (c *Core) Registrations() int {
-	return len(c.comm.regs) - len(c.comm.freeRegs)
+	n := 0
+	for _, r := range c.comm.regs {
+		if r.live {
+			n++
+		}
+	}
+	return n
 }

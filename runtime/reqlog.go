@@ -35,7 +35,8 @@ const LogEntrySize = int(unsafe.Sizeof(logEntry{}))
 
 // DrainLog feeds the n bytes of request log at log to the engine in issue
 // order. It stops at the first misuse and returns it; the entries before
-// it are recorded. The inline bytes are copied, so the caller may reuse
+// it are recorded. A soft error (the board's message, printed) only drops
+// its request. The inline bytes are copied, so the caller may reuse
 // the log at once.
 func (c *Core) DrainLog(log unsafe.Pointer, n int) *Error {
 	for off := 0; off < n; {
@@ -44,7 +45,7 @@ func (c *Core) DrainLog(log unsafe.Pointer, n int) *Error {
 		}
 		e := (*logEntry)(unsafe.Add(log, off))
 		inline, err := c.applyLogEntry(e, unsafe.Add(log, off+LogEntrySize))
-		if err != nil {
+		if err != nil && !err.Soft { // a soft error was printed; the request is dropped
 			return err
 		}
 		off += LogEntrySize + pad8(inline)

@@ -195,7 +195,7 @@ func (c *Core) sendChunk(call string, id int, o *openStream, now bool) uint32 {
 		c.diag(call, "chunk size %d for %s", n, legacyName(id))
 		return 0
 	case n > room:
-		if strictChecks() {
+		if c.strictChecks() {
 			c.diag(call, "a chunk of %d bytes does not fit in %s: %d bytes of room left (the board wrote past its end)",
 				n, legacyName(id), room)
 		}
@@ -229,7 +229,7 @@ func (c *Core) SetUpChunkSize(id, nbytes int) Move {
 		c.diag(call, "%s is not open", legacyName(id))
 		return Move{}
 	}
-	if strictChecks() {
+	if c.strictChecks() {
 		c.diag(call, "the board's library stores %d in the first 4 bytes of the chunk of %s and sends the whole chunk of %d bytes",
 			nbytes, legacyName(id), o.s.tokenSize)
 	}

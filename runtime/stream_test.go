@@ -50,11 +50,11 @@ type printed struct {
 
 func recordLines(m *Machine) *printed {
 	p := &printed{lines: map[int][]string{}}
-	m.SetCoreOutput(func(pid int, text string) {
+	m.SetProbes(Probes{Print: func(pid int, text string) {
 		p.mu.Lock()
 		p.lines[pid] = append(p.lines[pid], text)
 		p.mu.Unlock()
-	})
+	}})
 	return p
 }
 
@@ -67,8 +67,16 @@ func (p *printed) take(pid int) []string {
 	return l
 }
 
+// streamMachine is a test machine at the board's check level (the
+// default), where the stream calls print only what the board printed.
+func streamMachine(t *testing.T, n int) *Machine {
+	m := newTestMachine(t, n)
+	m.CommConfig(CheckBoard, 0)
+	return m
+}
+
 func TestStreamCreateLayout(t *testing.T) {
-	m := newTestMachine(t, 1)
+	m := streamMachine(t, 1)
 	data := ints(10) // 40 bytes in tokens of 16: 16, 16, 8
 	p, err := m.CreateStream(40, 16, unsafe.Pointer(&data[0]))
 	require.NoError(t, err)
@@ -117,7 +125,7 @@ func TestStreamCreateLayout(t *testing.T) {
 }
 
 func TestStreamLimits(t *testing.T) {
-	m := newTestMachine(t, 1)
+	m := streamMachine(t, 1)
 	for i := 0; i < MaxStreams; i++ {
 		_, err := m.CreateStream(0, 16, nil)
 		require.NoError(t, err)
@@ -135,7 +143,7 @@ func TestStreamLimits(t *testing.T) {
 // each core in 4 KiB tokens with preload, and checks every value.
 func TestStreamDoubleBuffered(t *testing.T) {
 	const count, tokenBytes = 16384, 4096
-	m := newTestMachine(t, 2)
+	m := streamMachine(t, 2)
 	data := ints(count)
 	for range 2 {
 		_, err := m.CreateStream(len(data), tokenBytes, unsafe.Pointer(&data[0]))
@@ -170,7 +178,7 @@ func TestStreamDoubleBuffered(t *testing.T) {
 // TestStreamUpThenDown: core 0 writes a stream up in one run; core 1 reads
 // it down in the next; the host reads the chain in place.
 func TestStreamUpThenDown(t *testing.T) {
-	m := newTestMachine(t, 2)
+	m := streamMachine(t, 2)
 	p, err := m.CreateStream(5*32, 32, nil)
 	require.NoError(t, err)
 	runAgain(t, m, func(c kcore) {
@@ -219,7 +227,7 @@ func TestStreamUpThenDown(t *testing.T) {
 // TestStreamSeek: a move down with preload moves the cursor past the
 // preloaded token too, and a seek drops that token.
 func TestStreamSeek(t *testing.T) {
-	m := newTestMachine(t, 1)
+	m := streamMachine(t, 1)
 	data := ints(10 * 4) // ten tokens of 16 bytes: token k starts with 4k
 	_, err := m.CreateStream(len(data), 16, unsafe.Pointer(&data[0]))
 	require.NoError(t, err)
@@ -261,7 +269,7 @@ func TestStreamSeek(t *testing.T) {
 // TestStreamAnyOrder: moves down, up and seeks on one open stream, as the
 // board allows; and any core opens any stream that is not in use.
 func TestStreamAnyOrder(t *testing.T) {
-	m := newTestMachine(t, 2)
+	m := streamMachine(t, 2)
 	out := recordLines(m)
 	data := ints(4 * 8) // four tokens of 32 bytes
 	p, err := m.CreateStream(len(data), 32, unsafe.Pointer(&data[0]))
@@ -315,7 +323,7 @@ func TestStreamAnyOrder(t *testing.T) {
 // TestStreamBoardTexts: the board's warning and errors of moves up and
 // down, with their return values.
 func TestStreamBoardTexts(t *testing.T) {
-	m := newTestMachine(t, 1)
+	m := streamMachine(t, 1)
 	out := recordLines(m)
 	_, err := m.CreateStream(40, 32, nil) // 40 + 2*8 + 8 = 64 bytes of area
 	require.NoError(t, err)
@@ -355,7 +363,7 @@ func TestStreamBoardTexts(t *testing.T) {
 // TestStreamOutOfLocalMemory: the buffers come with the first move down;
 // without room the board's text, and the call returns 0.
 func TestStreamOutOfLocalMemory(t *testing.T) {
-	m := newTestMachine(t, 1)
+	m := streamMachine(t, 1)
 	out := recordLines(m)
 	data := ints(3 * 1024)
 	_, err := m.CreateStream(len(data), 4096, unsafe.Pointer(&data[0]))
@@ -377,7 +385,7 @@ func TestStreamOutOfLocalMemory(t *testing.T) {
 }
 
 func TestLegacyStreams(t *testing.T) {
-	m := newTestMachine(t, 2)
+	m := streamMachine(t, 2)
 	out := recordLines(m)
 	data := ints(100)
 	up0, err := m.CreateUpStream(0, 200, 20)
@@ -443,7 +451,7 @@ func TestLegacyStreams(t *testing.T) {
 // TestLegacyUpStreamFull: chunks past the end of an up stream are cut to
 // what fits (on the board they ran over the memory after it).
 func TestLegacyUpStreamFull(t *testing.T) {
-	m := newTestMachine(t, 1)
+	m := streamMachine(t, 1)
 	p, err := m.CreateUpStream(0, 40, 16)
 	require.NoError(t, err)
 	after := m.Memory().Ext().At(m.Memory().Ext().InUse())
@@ -500,5 +508,26 @@ func TestStreamCorruptToken(t *testing.T) {
 		mv := await(c, func() Move { return c.StreamMoveDown(0, true) })
 		assert.Equal(t, 0, mv.Size)
 		assert.Equal(t, []string{"BSP ERROR: bsp_stream_move_down: stream 0: the header at byte 0 of its area announces a token of 64 bytes, which runs out of the area; read as the end (superstep 0)"}, out.take(0))
+	})
+}
+
+// TestStreamStrictChecks: with EBSP_CHECKS=strict, what the board let pass
+// silently is reported too.
+func TestStreamStrictChecks(t *testing.T) {
+	m := newTestMachine(t, 1)
+	m.CommConfig(CheckStrict, 0)
+	out := recordLines(m)
+	_, err := m.CreateUpStream(0, 24, 16)
+	require.NoError(t, err)
+	runAgain(t, m, func(c kcore) {
+		c.OpenUpStream(0)
+		c.SetUpChunkSize(0, 8)
+		await(c, func() Move { return c.MoveChunkUp(0, false) })
+		await(c, func() Move { return c.MoveChunkUp(0, false) })
+		assert.Equal(t, []string{
+			"BSP ERROR: ebsp_set_up_chunk_size: the board's library stores 8 in the first 4 bytes of the chunk of this core's stream 0 and sends the whole chunk of 16 bytes (superstep 0)",
+			"BSP ERROR: ebsp_move_chunk_up: a chunk of 16 bytes does not fit in this core's stream 0: 8 bytes of room left (the board wrote past its end) (superstep 0)",
+		}, out.take(0))
+		await(c, func() Move { return c.CloseLegacy(0, true) })
 	})
 }

@@ -1,3 +1,4 @@
+/* Run with EBSP_CHECKS=strict: the documented BSP rules, each misuse named. */
 /* One misuse of the communication calls per run, chosen by the host with
  * a message sent down; case 0 is a healthy run. */
 #include <e_bsp.h>

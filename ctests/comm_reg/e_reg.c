@@ -29,7 +29,8 @@ int main(void)
 
     for (int r = 0; r < ROUNDS; r++) {
         bsp_push_reg(a, sizeof a);
-        bsp_push_reg(b, sizeof b);
+        bsp_sync();
+        bsp_push_reg(b, sizeof b); /* strict: one registration per superstep */
         bsp_sync();
         int w[2] = {r, s};
         bsp_put(next, w, b, (r % 3) * (int)sizeof(int), sizeof w);

@@ -1,5 +1,6 @@
 /* Repeated init/begin/spmd/end cycles with two kernels, any core count,
- * the same loaded kernel run twice, and host calls in the wrong order. */
+ * the same loaded kernel run twice, and host calls in the wrong order (the
+ * board's texts on stderr). */
 #include <host_bsp.h>
 #include <stdio.h>
 
@@ -8,10 +9,10 @@ static void on_end(void) { end_calls++; }
 
 int main(int argc, char **argv)
 {
-    printf("available: %d\n", bsp_nprocs());
+    printf("available before init: %d\n", bsp_nprocs());
     printf("spmd before begin: %d\n", ebsp_spmd());
     printf("begin before init: %d\n", bsp_begin(4));
-    printf("end before begin: %d\n", bsp_end());
+    printf("end before init: %d\n", bsp_end());
 
     if (!bsp_init("e_count.elf", argc, argv))
         return 1;

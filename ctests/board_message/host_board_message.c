@@ -1,0 +1,11 @@
+#include <host_bsp.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    if (!bsp_init("e_board_message.elf", argc, argv) || !bsp_begin(2))
+        return 1;
+    ebsp_spmd();
+    bsp_end();
+    return 0;
+}

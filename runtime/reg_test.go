@@ -1,0 +1,112 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// boardMachine is a test machine with the board's (default) check level;
+// lines the engine prints for a core are collected in out.
+func boardMachine(t *testing.T, n int) (*Machine, *lines) {
+	m := newTestMachine(t, n)
+	m.SetBSPlibRules(false)
+	m.CommConfig(CheckBoard, 0)
+	out := &lines{}
+	m.SetProbes(Probes{Print: out.print})
+	return m, out
+}
+
+type lines struct {
+	mu   sync.Mutex
+	text []string
+}
+
+func (l *lines) print(pid int, text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.text = append(l.text, fmt.Sprintf("$%02d: %s", pid, text))
+}
+
+func TestBoardPushTakesEffectAtOnce(t *testing.T) {
+	m, _ := boardMachine(t, 3)
+	mem := perCore(3)
+	runAgain(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		k.must(k.PushReg(ptr(&me.x), 0)) // nbytes is ignored
+		k.must(k.PushReg(ptr(&me.arr), 8))
+		k.barrier()
+		v := int64(10 + k.Pid())
+		k.must(k.HPPut((k.Pid()+1)%3, ptr(&v), ptr(&me.arr), 16, 8)) // beyond the 8 bytes registered
+		k.must(k.Put((k.Pid()+1)%3, ptr(&v), ptr(&me.x), 0, 8))
+		k.Sync()
+	})
+	for pid := range 3 {
+		from := int64(10 + (pid+2)%3)
+		assert.Equal(t, from, mem[pid].arr[2], "core %d arr[2]", pid)
+		assert.Equal(t, from, mem[pid].x, "core %d x", pid)
+	}
+}
+
+func TestBoardUnknownVariablePrintsAndSkips(t *testing.T) {
+	m, out := boardMachine(t, 2)
+	mem := perCore(2)
+	runAgain(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		v := int64(5)
+		if k.Pid() == 1 {
+			err := k.Put(0, ptr(&v), ptr(&me.x), 0, 8)
+			require.NotNil(t, err)
+			assert.True(t, err.Soft)
+			k.must(k.PopReg(ptr(&me.arr))) // never registered: silent
+		}
+		k.Sync()
+	})
+	assert.Equal(t, []string{fmt.Sprintf("$01: BSP ERROR: could not find bsp var %p", &mem[1].x)}, out.text)
+	assert.Zero(t, mem[0].x)
+}
+
+func TestBoardPopIsSeenByOthersAtTheSync(t *testing.T) {
+	m, _ := boardMachine(t, 2)
+	mem := perCore(2)
+	runAgain(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		k.must(k.PopReg(ptr(&me.x)))
+		k.barrier() // both popped before either puts
+		v := int64(40 + k.Pid())
+		// own lookups no longer find x ...
+		assert.True(t, k.Put(1-k.Pid(), ptr(&v), ptr(&me.x), 0, 8).Soft)
+		k.Sync()
+		// ... and after the sync the slot is free for a new variable
+		k.must(k.PushReg(ptr(&me.arr), 8))
+		k.Sync()
+		k.must(k.Put(1-k.Pid(), ptr(&v), ptr(&me.arr), 0, 8))
+		k.Sync()
+	})
+	assert.Equal(t, int64(41), mem[0].arr[0])
+	assert.Equal(t, int64(40), mem[1].arr[0])
+	assert.Zero(t, mem[0].x)
+}
+
+func TestBoardEmptyRemoteSlotIsReportedWhenNotWaitable(t *testing.T) {
+	m, _ := boardMachine(t, 2) // no Where probe: no core can be waited for
+	mem := perCore(2)
+	err := spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		if k.Pid() == 0 {
+			k.must(k.PushReg(ptr(&me.x), 8))
+			v := int64(1)
+			if !k.ok(k.HPPut(1, ptr(&v), ptr(&me.x), 0, 8)) {
+				return
+			}
+		}
+		k.Sync()
+	})
+	require.NotNil(t, err)
+	assert.Contains(t, err.Error(), "bsp_hpput: core 01 has no variable in registration slot 0")
+}

@@ -1,0 +1,213 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Superstep statistics (EBSP_STATS): what a BSP programmer tunes by, the
+// cost of each superstep T = w + g·h + l. Every core appends one record
+// per superstep to its own slice (no locking); FinishRun aggregates them.
+// Off by default: then the only cost is a predictable branch per sync and
+// per packed request.
+
+// StatsEnv names the environment variable that turns statistics on: "1"
+// prints a table after each run, a file name ending in .json writes the
+// runs to that file instead.
+const StatsEnv = "EBSP_STATS"
+
+// coreStep is one core's view of one superstep.
+type coreStep struct {
+	arrive, leave time.Duration // since the run started: reaching bsp_sync, leaving it
+	sent, recv    int           // payload bytes: put and sent by this core; put, sent and got into it
+	msgs          int           // bsp_send messages this core sent
+}
+
+// stepCounters accumulate the current superstep of a core.
+type stepCounters struct {
+	sent, recv, msgs int
+}
+
+type runStats struct {
+	on    bool
+	start time.Time
+	cores [][]coreStep // by pid
+}
+
+// SetStats turns statistics on or off for the next runs.
+func (m *Machine) SetStats(on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats.on = on
+}
+
+// StatsOn reports whether statistics are being collected.
+func (m *Machine) StatsOn() bool { return m.stats.on }
+
+func (m *Machine) startStats() {
+	if !m.stats.on {
+		return
+	}
+	m.stats.start = time.Now()
+	m.stats.cores = make([][]coreStep, len(m.cores))
+}
+
+// countSent and countRecv are called on the hot paths only when stats are on.
+func (c *Core) countSent(nbytes int, msg bool) {
+	c.step.sent += nbytes
+	if msg {
+		c.step.msgs++
+	}
+}
+
+func (c *Core) countRecv(nbytes int) { c.step.recv += nbytes }
+
+// stepArrived and stepLeft bracket a core's bsp_sync (or its bsp_end).
+func (c *Core) stepArrived() {
+	st := &c.m.stats
+	st.cores[c.pid] = append(st.cores[c.pid], coreStep{arrive: time.Since(st.start)})
+}
+
+func (c *Core) stepLeft() {
+	rec := c.m.stats.cores[c.pid]
+	last := &rec[len(rec)-1]
+	last.leave = time.Since(c.m.stats.start)
+	last.sent, last.recv, last.msgs = c.step.sent, c.step.recv, c.step.msgs
+	c.step = stepCounters{}
+}
+
+// StepSummary is one superstep over all cores.
+type StepSummary struct {
+	Step      int     `json:"step"`
+	WallUs    float64 `json:"wall_us"`     // from the previous superstep's end to this one's
+	SentMax   int     `json:"h_sent_max"`  // bytes: the largest a core sent
+	SentTotal int     `json:"sent_total"`  // bytes sent by all cores
+	RecvMax   int     `json:"h_recv_max"`  // bytes: the largest a core received
+	RecvTotal int     `json:"recv_total"`  // bytes received by all cores
+	Msgs      int     `json:"messages"`    // bsp_send messages
+	LastIn    int     `json:"last_in"`     // the core the others waited for
+	WaitMaxUs float64 `json:"wait_max_us"` // the longest a core waited in the sync
+	WaitCore  int     `json:"wait_core"`   // that core
+}
+
+// RunSummary is the statistics of one run.
+type RunSummary struct {
+	Run   int           `json:"run"`
+	Cores int           `json:"cores"`
+	Steps []StepSummary `json:"supersteps"`
+}
+
+// Summary aggregates the run's records by superstep; the last superstep
+// ends at bsp_end. Only meaningful after the run, when stats are on.
+func (m *Machine) Summary() RunSummary {
+	sum := RunSummary{Run: m.runs, Cores: len(m.cores)}
+	steps := 0
+	for _, rec := range m.stats.cores {
+		steps = max(steps, len(rec))
+	}
+	var prevEnd time.Duration
+	for s := range steps {
+		st := StepSummary{Step: s, LastIn: -1, WaitCore: -1}
+		var end, lastArrive, waitMax time.Duration
+		for pid, rec := range m.stats.cores {
+			if s >= len(rec) {
+				continue
+			}
+			r := rec[s]
+			st.SentMax = max(st.SentMax, r.sent)
+			st.RecvMax = max(st.RecvMax, r.recv)
+			st.SentTotal += r.sent
+			st.RecvTotal += r.recv
+			st.Msgs += r.msgs
+			end = max(end, r.leave)
+			if st.LastIn < 0 || r.arrive > lastArrive {
+				st.LastIn, lastArrive = pid, r.arrive
+			}
+			if w := r.leave - r.arrive; st.WaitCore < 0 || w > waitMax {
+				st.WaitCore, waitMax = pid, w
+			}
+		}
+		st.WallUs = us(end - prevEnd)
+		st.WaitMaxUs = us(waitMax)
+		prevEnd = end
+		sum.Steps = append(sum.Steps, st)
+	}
+	return sum
+}
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+
+// Table formats a run's statistics for people.
+func (s RunSummary) Table() string {
+	var b strings.Builder
+	total := 0.0
+	for _, st := range s.Steps {
+		total += st.WallUs
+	}
+	fmt.Fprintf(&b, "ebsp stats: run %d, %d cores, %d supersteps, %.1f us\n", s.Run, s.Cores, len(s.Steps), total)
+	fmt.Fprintf(&b, "ebsp stats: %5s %10s %10s %10s %10s %10s %7s %7s %11s %9s\n",
+		"step", "wall_us", "h_sent", "sent", "h_recv", "recv", "msgs", "last_in", "wait_max_us", "wait_core")
+	for _, st := range s.Steps {
+		fmt.Fprintf(&b, "ebsp stats: %5d %10.1f %10d %10d %10d %10d %7d %7s %11.1f %9s\n",
+			st.Step, st.WallUs, st.SentMax, st.SentTotal, st.RecvMax, st.RecvTotal, st.Msgs,
+			fmt.Sprintf("%02d", st.LastIn), st.WaitMaxUs, fmt.Sprintf("%02d", st.WaitCore))
+	}
+	return b.String()
+}
+
+// JSON is the run's statistics as one JSON object.
+func (s RunSummary) JSON() []byte {
+	b, _ := json.Marshal(s) // plain structs: cannot fail
+	return b
+}
+
+// TraceEnv names the environment variable that writes a Chrome Trace Event
+// file (Perfetto, chrome://tracing) of every run: one track per core.
+const TraceEnv = "EBSP_TRACE"
+
+// traceEvent is one Chrome Trace Event.
+type traceEvent struct {
+	Name string         `json:"name"`
+	Ph   string         `json:"ph"`
+	Ts   float64        `json:"ts"`
+	Dur  float64        `json:"dur,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// TraceEvents turns the run's records into trace events: per core, a
+// "compute" span from leaving one sync to reaching the next and a
+// "bsp_sync" span for the wait (the last superstep ends in "bsp_end"), and
+// a counter of the bytes exchanged per superstep. The run is the trace's
+// process, at offset (µs) on the trace's clock.
+func (m *Machine) TraceEvents(offset float64) []any {
+	run := m.runs
+	ev := []any{traceEvent{Name: "process_name", Ph: "M", Pid: run, Args: map[string]any{"name": fmt.Sprintf("ebsp_spmd run %d", run)}}}
+	for pid, rec := range m.stats.cores {
+		ev = append(ev, traceEvent{Name: "thread_name", Ph: "M", Pid: run, Tid: pid, Args: map[string]any{"name": fmt.Sprintf("core %02d", pid)}})
+		var from time.Duration
+		for s, r := range rec {
+			args := map[string]any{"superstep": s, "sent": r.sent, "recv": r.recv, "messages": r.msgs}
+			ev = append(ev, traceEvent{Name: "compute", Ph: "X", Ts: offset + us(from), Dur: us(r.arrive - from), Pid: run, Tid: pid, Args: args})
+			name := "bsp_sync"
+			if s == len(rec)-1 {
+				name = "bsp_end"
+			}
+			ev = append(ev, traceEvent{Name: name, Ph: "X", Ts: offset + us(r.arrive), Dur: us(r.leave - r.arrive), Pid: run, Tid: pid, Args: args})
+			from = r.leave
+		}
+	}
+	var prevEnd float64
+	for _, st := range m.Summary().Steps {
+		prevEnd += st.WallUs
+		ev = append(ev, traceEvent{Name: "bytes exchanged", Ph: "C", Ts: offset + prevEnd, Pid: run,
+			Args: map[string]any{"sent": st.SentTotal, "h_relation": max(st.SentMax, st.RecvMax)}})
+	}
+	return ev
+}
+
+// RunStartedAt is when the last run started (statistics on).
+func (m *Machine) RunStartedAt() time.Time { return m.stats.start }
