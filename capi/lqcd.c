@@ -751,20 +751,28 @@ int testCompletion(void *opaque)
  * can (the other side left), 0 when it may still. */
 static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
 {
-    char what[ERR_MAX / 2];
+    char what[ERR_MAX - 40];
     int hopeless = 0, code = LQCD_ERR_TIMEOUT;
     if (ch->magic == SEND_MAGIC) {
         int host = ch->remote;
+        hopeless = gone(host);
+        const char *left = atomic_load(&L.cores[host].shut) ? "shut down" : "left its kernel";
         if (!atomic_load(&ch->target)) {
-            hopeless = gone(host);
             code = hopeless ? LQCD_ERR_NO_BUFFER : code;
-            snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s buffer %d",
-                     ch->name, host, host, hopeless ? "left without declaring" : "has not declared", ch->name);
+            if (hopeless)
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not declared it",
+                         ch->name, host, host);
         } else {
-            hopeless = gone(host);
             code = hopeless ? LQCD_ERR_PARTNER : code;
-            snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s", ch->name, host,
-                     host, hopeless ? "left without arming it" : "has not armed it (startReceive)");
+            if (hopeless)
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without arming it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
+                         ch->name, host, host);
         }
     } else {
         int others = 0, alive = 0;
