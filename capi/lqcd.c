@@ -132,6 +132,7 @@ static struct {
     int topo;                 /* a topology was declared in this run */
     int ndims, dims[LQCD_MAX_DIMS];
     int *pid_of_rank, *rank_of_pid;
+    _Atomic int diverged;     /* cores in different collectives: reported */
 } L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- errors (per core thread) ---- */
@@ -226,6 +227,7 @@ void lqcd_run_begin(int n)
         free(cores);
         return;
     }
+    atomic_store(&L.diverged, 0);
     L.n = n;
     L.cores = cores;
 }
@@ -920,8 +922,10 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
     for (int q = 0; q < L.n; q++) {
         if (slots[q].op == slots[0].op && slots[q].len == slots[0].len)
             continue;
-        /* the first core that differs from core 0 reports; all stop */
-        if (pid == q) {
+        /* reported once, in the name of the first core that differs from
+         * core 0, by whichever core sees it first (another one's stop may
+         * release the others from the barrier before they look) */
+        if (!atomic_exchange(&L.diverged, 1)) {
             char text[200];
             if (slots[q].op != slots[0].op)
                 snprintf(text, sizeof text,
@@ -931,7 +935,7 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
             else
                 snprintf(text, sizeof text, "LQCD ERROR: %s of %d elements while core 0 sums %d (collective %u)",
                          op_names[op], slots[q].len, slots[0].len, c->coll);
-            goLqcdAbort(pid, text);
+            goLqcdAbort(q, text);
         }
         sched_stop();
         seterr(LQCD_ERR_STOPPED, "%s: the cores called different collectives", op_names[op]);
