@@ -344,6 +344,7 @@ void declareTopology(int dimensions[], int ndimensions, int localHost)
                dimensions ? "" : " in a NULL array", LQCD_MAX_DIMS);
         return;
     }
+    int ok = 0;
     pthread_mutex_lock(&L.topo_lock);
     if (!L.topo) {
         int *pid_of_rank = malloc((size_t)L.n * sizeof(int));
@@ -361,6 +362,7 @@ void declareTopology(int dimensions[], int ndimensions, int localHost)
             L.pid_of_rank = pid_of_rank;
             L.rank_of_pid = rank_of_pid;
             L.topo = 1;
+            ok = 1;
             pid_of_rank = rank_of_pid = NULL;
         }
         free(pid_of_rank);
@@ -377,8 +379,8 @@ void declareTopology(int dimensions[], int ndimensions, int localHost)
                 snprintf(theirs + strlen(theirs), sizeof theirs - strlen(theirs), "%s%d", d ? "x" : "", L.dims[d]);
             seterr(LQCD_ERR_TOPOLOGY, "declareTopology: %s, but another core declared %s", mine, theirs);
         }
+        ok = same;
     }
-    int ok = L.topo && err_no != LQCD_ERR_TOPOLOGY && err_no != LQCD_ERR_NOMEM;
     pthread_mutex_unlock(&L.topo_lock);
     if (!ok)
         return;

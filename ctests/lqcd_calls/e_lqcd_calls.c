@@ -21,8 +21,11 @@ int main(void)
     CHECK(initMachine() == 0);
     CHECK(getMachineType() == 2);
     int dims[2] = {4, 4};
+    declareTopology(dims, 2, s + 1); /* wrong localHost: an error, then the right call works */
+    CHECK(getErrorNumber() == LQCD_ERR_TOPOLOGY && getGridCoordinates(dims) == -1);
+    dims[0] = dims[1] = 4;
     declareTopology(dims, 2, s);
-    CHECK(getErrorNumber() == LQCD_OK);
+    clearError();
     int xy[2];
     CHECK(getGridCoordinates(xy) == 0);
     CHECK(xy[0] == s % 4 && xy[1] == s / 4); /* the identity on the 4x4 mesh */

@@ -66,5 +66,8 @@ int main(int argc, char **argv)
     printf("  %d of %d sites differ from the sequential computation\n", wrong, W * H);
     printf("  global sum %.6f: %s\n", total, sums_agree ? "the same bits on every core and sequentially" : "WRONG");
     bsp_end();
+    free(blocks);
+    free(g);
+    free(h);
     return wrong == 0 && sums_agree && packets == p ? 0 : 1;
 }
