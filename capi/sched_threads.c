@@ -294,6 +294,7 @@ int sched_run(struct ebsp_core *cores, int n)
     run.n = n;
     for (int i = 0; i < n; i++)
         cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
+    lqcd_run_begin(n);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, stack_size());
@@ -311,6 +312,7 @@ int sched_run(struct ebsp_core *cores, int n)
     host_loop();
     for (int i = 0; i < started; i++)
         pthread_join(cores[i].thread, NULL);
+    lqcd_run_end();
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;
     return ok;
