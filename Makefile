@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo fuzz test test-tools test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-bsplib install clean vet
+.PHONY: all lib demo fuzz test test-tools test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-lqcd bench-bsplib install clean vet
 
 all: lib
 
@@ -145,6 +145,12 @@ bench-bsplib: lib
 bench-stream: lib
 	$(MAKE) -C bench/stream run
 
+# The LQCD message API (include/lqcd_msg.h): 8-direction halo exchange (1 KiB
+# and 64 KiB) and sumDouble on 16 and 64 cores, next to Open MPI's persistent
+# requests when mpicc is installed. Not part of `make bench` or `make test`.
+bench-lqcd: lib
+	$(MAKE) -s -C bench/lqcd run
+
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -175,3 +181,5 @@ clean:
 	$(MAKE) -C examples/bsplib clean
 	rm -rf bench/bsplib/bin
 	$(MAKE) -C bench/stream clean
+	$(MAKE) -C examples/lattice clean
+	$(MAKE) -C bench/lqcd clean

@@ -8,17 +8,26 @@
 
 #include <stddef.h>
 
-/* Which family of stream calls names a stream (runtime.StreamAPI). */
-enum stream_api { STREAM_CURRENT = 0, STREAM_LEGACY_DOWN = 1, STREAM_LEGACY_UP = 2 };
+/* The cores' stream calls (goStream's op). */
+enum stream_op {
+    STREAM_OPEN, STREAM_CLOSE, STREAM_MOVE_DOWN, STREAM_MOVE_UP, STREAM_SEEK,
+    LEGACY_OPEN_DOWN, LEGACY_OPEN_UP, LEGACY_CLOSE_DOWN, LEGACY_CLOSE_UP,
+    LEGACY_MOVE_DOWN, LEGACY_MOVE_UP, LEGACY_MOVE_CURSOR, LEGACY_RESET_CURSOR,
+    LEGACY_SET_UP_CHUNK_SIZE
+};
 
-/* What a Go stream call asks the C side to do: wait until DMA ticket
- * `ticket` of the core's engine (completion slot `slot`) is complete, then
- * hand `buffer` and `size` to the kernel. */
+/* What a Go stream call asks the C side to do (runtime.Move): with `again`,
+ * wait until DMA ticket `ticket` of the core's engine (completion word
+ * `slot`) is complete and make the same call again; otherwise wait for
+ * `ticket` (0: nothing), hand `buffer` to the kernel when `set_buffer`, and
+ * return `size`. */
 struct stream_result {
     void *buffer;
-    int size;
-    unsigned int ticket;
     void *slot;
+    unsigned int ticket;
+    int size;
+    int set_buffer;
+    int again;
 };
 
 /* Blocks until DMA ticket of core pid is complete; slot is the engine's
@@ -40,13 +49,6 @@ extern int goHostCopy(int pid, long long value, void *ptr, void *buf, int nbytes
 extern void *goStreamCreate(int stream_size, int token_size, void *data);
 extern int goCreateDownStream(void *data, int pid, int nbytes, int chunksize);
 extern void *goCreateUpStream(int pid, int nbytes, int chunksize);
-extern int goStreamOpen(int pid, char *call, int id, int api, struct stream_result *res);
-extern int goStreamMoveDown(int pid, char *call, int id, int api, int preload, struct stream_result *res);
-extern int goStreamMoveUp(int pid, char *call, int id, int api, void *data, int nbytes, int wait, struct stream_result *res);
-extern int goStreamMoveChunkUp(int pid, char *call, int id, void *chunk, int prealloc, struct stream_result *res);
-extern void goStreamSeek(int pid, char *call, int id, int api, int delta);
-extern int goStreamClose(int pid, char *call, int id, int api, struct stream_result *res);
-extern void goStreamRelease(int pid, int id, int api);
-extern void goStreamSetUpChunkSize(int pid, char *call, int id, int nbytes);
+extern void goStream(int pid, int op, int id, int arg, int arg2, void *data, struct stream_result *res);
 
 #endif

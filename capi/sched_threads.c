@@ -317,6 +317,7 @@ void sched_start(struct ebsp_core *cores, int n, int first)
     run.first = first;
     for (int i = first; i < n; i++)
         cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
+    lqcd_run_begin(n);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, stack_size());
@@ -343,6 +344,7 @@ int sched_join(void)
 {
     for (int i = run.first; i < run.first + run.started; i++)
         pthread_join(run.cores[i].thread, NULL);
+    lqcd_run_end();
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;
     return ok;

@@ -21,7 +21,9 @@ enum ebsp_where {
     WHERE_BARRIER,    /* waiting in ebsp_barrier */
     WHERE_HOST_SYNC,  /* waiting in ebsp_host_sync */
     WHERE_END,        /* waiting in bsp_end */
-    WHERE_FINISHED    /* returned from its kernel */
+    WHERE_FINISHED,   /* returned from its kernel */
+    WHERE_LQCD,       /* waiting in an LQCD collective (lqcd.c) */
+    WHERE_LQCD_WAIT   /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
 };
 
 /* A core's request log (reqlog.c): bsp_put, bsp_get and bsp_send recorded
@@ -126,6 +128,13 @@ void hp_forget(struct ebsp_core *self);
 
 /* Forgets the superstep flags of the previous run. */
 void sync_reset(void);
+
+/* ---- the LQCD message API (lqcd.c) ---- */
+
+/* Per-run state of the LQCD API: made before the core threads start,
+ * freed (with every channel) after they all returned. */
+void lqcd_run_begin(int n);
+void lqcd_run_end(void);
 
 /* ---- faults and the watchdog (faults.c) ---- */
 

@@ -1,19 +1,36 @@
 package main
 
 /*
+#include <stdlib.h>
 #include "mem.h"
+#include "shim.h"
 */
 import "C"
 
 import (
+	"errors"
 	"unsafe"
 
 	"libebsp/runtime"
 )
 
 // Stream calls: the host makes streams (capi/mem_host_api.c); the cores'
-// calls (capi/stream_api.c) come here for the engine's decision and then
-// wait in C for the transfer named in the result.
+// calls (capi/stream_api.c) come here for the engine to carry out, then
+// wait in C for the transfer named in the result. The engine prints the
+// board's texts itself (through runtime.Probes.Print).
+
+// hostStreamError prints a failure of a host stream call: the board's own
+// line on stdout, or one of ours on stderr.
+func hostStreamError(err error) {
+	var text runtime.HostText
+	if errors.As(err, &text) {
+		cs := C.CString(string(text) + "\n")
+		C.out_stdout(cs)
+		C.free(unsafe.Pointer(cs))
+		return
+	}
+	complain(err.Error())
+}
 
 //export goStreamCreate
 func goStreamCreate(size, tokenSize C.int, data unsafe.Pointer) unsafe.Pointer {
@@ -23,7 +40,7 @@ func goStreamCreate(size, tokenSize C.int, data unsafe.Pointer) unsafe.Pointer {
 	}
 	area, err := m.CreateStream(int(size), int(tokenSize), data)
 	if err != nil {
-		complain(err.Error())
+		hostStreamError(err)
 		return nil
 	}
 	return area
@@ -37,7 +54,7 @@ func goCreateDownStream(data unsafe.Pointer, pid, size, chunkSize C.int) C.int {
 	}
 	n, err := m.CreateDownStream(data, int(pid), int(size), int(chunkSize))
 	if err != nil {
-		complain(err.Error())
+		hostStreamError(err)
 		return -1
 	}
 	return C.int(n)
@@ -51,107 +68,55 @@ func goCreateUpStream(pid, size, chunkSize C.int) unsafe.Pointer {
 	}
 	area, err := m.CreateUpStream(int(pid), int(size), int(chunkSize))
 	if err != nil {
-		complain(err.Error())
-		return nil
+		hostStreamError(err)
 	}
 	return area
 }
 
-// streamResult hands the engine's Move to C, or prints the misuse and
-// returns 0 (the call's failure value; the run goes on).
-func streamResult(c *runtime.Core, mv runtime.Move, err *runtime.Error, res *C.struct_stream_result) C.int {
-	if err != nil {
-		warn(err)
-		return 0
+// goStream carries out a core's stream call op (enum stream_op) on stream
+// id; arg and arg2 are its int arguments, data its pointer.
+//
+//export goStream
+func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, res *C.struct_stream_result) {
+	c := coreOf(pid)
+	if c == nil {
+		return
+	}
+	var mv runtime.Move
+	switch op {
+	case C.STREAM_OPEN:
+		mv = c.StreamOpen(int(id))
+	case C.STREAM_CLOSE:
+		mv = c.StreamClose(int(id))
+	case C.STREAM_MOVE_DOWN:
+		mv = c.StreamMoveDown(int(id), arg != 0)
+	case C.STREAM_MOVE_UP:
+		mv = c.StreamMoveUp(int(id), data, int(arg), arg2 != 0)
+	case C.STREAM_SEEK:
+		mv = c.StreamSeek(int(id), int(arg))
+	case C.LEGACY_OPEN_DOWN:
+		mv = c.OpenDownStream(int(id))
+	case C.LEGACY_OPEN_UP:
+		mv = c.OpenUpStream(int(id))
+	case C.LEGACY_CLOSE_DOWN:
+		mv = c.CloseLegacy(int(id), false)
+	case C.LEGACY_CLOSE_UP:
+		mv = c.CloseLegacy(int(id), true)
+	case C.LEGACY_MOVE_DOWN:
+		mv = c.MoveChunkDown(int(id), arg != 0)
+	case C.LEGACY_MOVE_UP:
+		mv = c.MoveChunkUp(int(id), arg != 0)
+	case C.LEGACY_MOVE_CURSOR:
+		mv = c.MoveDownCursor(int(id), int(arg))
+	case C.LEGACY_RESET_CURSOR:
+		mv = c.ResetDownCursor(int(id))
+	case C.LEGACY_SET_UP_CHUNK_SIZE:
+		mv = c.SetUpChunkSize(int(id), int(arg))
 	}
 	res.buffer = mv.Buffer
-	res.size = C.int(mv.Size)
-	res.ticket = C.uint(mv.Wait)
 	res.slot = c.DMA().Slot()
-	return C.int(mv.Size)
-}
-
-//export goStreamOpen
-func goStreamOpen(pid C.int, call *C.char, id, api C.int, res *C.struct_stream_result) C.int {
-	c := coreOf(pid)
-	if c == nil {
-		return 0
-	}
-	mv, err := c.StreamOpen(C.GoString(call), int(id), runtime.StreamAPI(api))
-	return streamResult(c, mv, err, res)
-}
-
-//export goStreamMoveDown
-func goStreamMoveDown(pid C.int, call *C.char, id, api, preload C.int, res *C.struct_stream_result) C.int {
-	c := coreOf(pid)
-	if c == nil {
-		return 0
-	}
-	mv, err := c.StreamMoveDown(C.GoString(call), int(id), runtime.StreamAPI(api), preload != 0)
-	return streamResult(c, mv, err, res)
-}
-
-//export goStreamMoveUp
-func goStreamMoveUp(pid C.int, call *C.char, id, api C.int, data unsafe.Pointer, n, wait C.int, res *C.struct_stream_result) C.int {
-	c := coreOf(pid)
-	if c == nil {
-		return 0
-	}
-	mv, err := c.StreamMoveUp(C.GoString(call), int(id), runtime.StreamAPI(api), data, int(n), wait != 0)
-	return streamResult(c, mv, err, res)
-}
-
-//export goStreamMoveChunkUp
-func goStreamMoveChunkUp(pid C.int, call *C.char, id C.int, chunk unsafe.Pointer, prealloc C.int, res *C.struct_stream_result) C.int {
-	c := coreOf(pid)
-	if c == nil {
-		return 0
-	}
-	mv, err := c.MoveChunkUp(C.GoString(call), int(id), chunk, prealloc != 0)
-	return streamResult(c, mv, err, res)
-}
-
-//export goStreamSeek
-func goStreamSeek(pid C.int, call *C.char, id, api, delta C.int) {
-	c := coreOf(pid)
-	if c == nil {
-		return
-	}
-	if err := c.StreamSeek(C.GoString(call), int(id), runtime.StreamAPI(api), int(delta)); err != nil {
-		warn(err)
-	}
-}
-
-// goStreamClose returns 1 when the stream may be released once the
-// transfer in res is complete (goStreamRelease), 0 on misuse.
-//
-//export goStreamClose
-func goStreamClose(pid C.int, call *C.char, id, api C.int, res *C.struct_stream_result) C.int {
-	c := coreOf(pid)
-	if c == nil {
-		return 0
-	}
-	wait, err := c.StreamClose(C.GoString(call), int(id), runtime.StreamAPI(api))
-	if streamResult(c, runtime.Move{Wait: wait}, err, res); err != nil {
-		return 0
-	}
-	return 1
-}
-
-//export goStreamRelease
-func goStreamRelease(pid, id, api C.int) {
-	if c := coreOf(pid); c != nil {
-		c.StreamRelease(int(id), runtime.StreamAPI(api))
-	}
-}
-
-//export goStreamSetUpChunkSize
-func goStreamSetUpChunkSize(pid C.int, call *C.char, id, n C.int) {
-	c := coreOf(pid)
-	if c == nil {
-		return
-	}
-	if err := c.SetUpChunkSize(C.GoString(call), int(id), int(n)); err != nil {
-		warn(err)
-	}
+	res.ticket = C.uint(mv.Wait)
+	res.size = C.int(mv.Size)
+	res.set_buffer = boolInt(mv.SetBuffer)
+	res.again = boolInt(mv.Again)
 }

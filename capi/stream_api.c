@@ -1,9 +1,8 @@
 /*
- * Core-side stream calls, current and deprecated: the Go engine decides
- * (ownership, cursor, buffers, which DMA transfers to start) and these
- * wrappers wait in C for the transfer it names before handing a token out.
- * Misuse is printed by the Go side and the call returns its failure value;
- * the run goes on.
+ * Core-side stream calls, current and deprecated: the Go engine carries
+ * them out as the board's library does (runtime/stream_core.go) and these
+ * wrappers do the waiting it asks for, in C. The engine prints the board's
+ * texts; every call returns and the run goes on.
  */
 #include "shim.h"
 #include "mem.h"
@@ -12,170 +11,112 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Waits for what a Go stream call started, then leaves the kernel if the
- * run was stopped meanwhile (by another core). */
-static void settle(const struct stream_result *r)
-{
-    if (ebsp_self)
-        mem_dma_wait(ebsp_self->pid, r->slot, r->ticket);
-    sched_leave_if_stopped();
-}
-
-static void close_stream(char *call, int id, int api)
+/* Makes stream call op in the engine: first waits for the stream's
+ * previous transfer when the engine asks for it, then for the transfer the
+ * call must see finished; hands the buffer out when the call sets one.
+ * Leaves the kernel if the run was stopped meanwhile (by another core). */
+static int stream_call(int op, int id, int arg, int arg2, const void *data, void **buffer)
 {
     struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
+    struct stream_result r;
     if (!self)
-        return;
-    if (goStreamClose(self->pid, call, id, api, &r)) {
+        return 0;
+    for (;;) {
+        memset(&r, 0, sizeof r);
+        goStream(self->pid, op, id, arg, arg2, (void *)(uintptr_t)data, &r);
+        if (!r.again)
+            break;
         mem_dma_wait(self->pid, r.slot, r.ticket);
-        goStreamRelease(self->pid, id, api);
     }
+    mem_dma_wait(self->pid, r.slot, r.ticket);
+    if (r.set_buffer && buffer)
+        *buffer = r.buffer;
     sched_leave_if_stopped();
+    return r.size;
 }
 
 int bsp_stream_open(ebsp_stream *stream, int stream_id)
 {
-    struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
-    if (!self || !stream)
+    if (!stream)
         return 0;
-    memset(stream, 0, sizeof *stream);
-    stream->id = stream_id; /* kept on failure too, so later misuse names it */
-    int token_size = goStreamOpen(self->pid, "bsp_stream_open", stream_id, STREAM_CURRENT, &r);
-    stream->token_size = stream->max_token_size = token_size;
-    stream->current_buffer = r.buffer;
-    sched_leave_if_stopped();
-    return token_size;
+    /* The board fills in the handle only on success; the id is kept here
+     * on failure too, so that later misuse of the handle names it. */
+    stream->id = stream_id;
+    return stream_call(STREAM_OPEN, stream_id, 0, 0, NULL, NULL);
 }
 
 void bsp_stream_close(ebsp_stream *stream)
 {
     if (stream)
-        close_stream("bsp_stream_close", stream->id, STREAM_CURRENT);
+        stream_call(STREAM_CLOSE, stream->id, 0, 0, NULL, NULL);
 }
 
 int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload)
 {
-    struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
-    if (!self || !stream)
+    if (buffer)
+        *buffer = NULL;
+    if (!stream)
         return 0;
-    int size = goStreamMoveDown(self->pid, "bsp_stream_move_down", stream->id, STREAM_CURRENT, preload, &r);
-    settle(&r);
-    if (size > 0) {
-        stream->current_buffer = r.buffer;
-        if (buffer)
-            *buffer = r.buffer;
-    }
-    return size;
+    return stream_call(STREAM_MOVE_DOWN, stream->id, preload, 0, NULL, buffer);
 }
 
 int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size, int wait_for_completion)
 {
-    struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
-    if (!self || !stream)
+    if (!stream)
         return 0;
-    int size = goStreamMoveUp(self->pid, "bsp_stream_move_up", stream->id, STREAM_CURRENT,
-                              (void *)(uintptr_t)data, data_size, wait_for_completion, &r);
-    settle(&r);
-    return size;
+    return stream_call(STREAM_MOVE_UP, stream->id, data_size, wait_for_completion, data, NULL);
 }
 
 void bsp_stream_seek(ebsp_stream *stream, int delta_tokens)
 {
-    struct ebsp_core *self = ebsp_self;
-    if (!self || !stream)
-        return;
-    goStreamSeek(self->pid, "bsp_stream_seek", stream->id, STREAM_CURRENT, delta_tokens);
-    sched_leave_if_stopped();
+    if (stream)
+        stream_call(STREAM_SEEK, stream->id, delta_tokens, 0, NULL, NULL);
 }
 
-/* ---- deprecated calls, on the same engine ---- */
-
-static int open_legacy(char *call, void **address, unsigned int stream_id, int api)
-{
-    struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
-    if (!self)
-        return 0;
-    int size = goStreamOpen(self->pid, call, (int)stream_id, api, &r);
-    if (size > 0 && address)
-        *address = r.buffer;
-    sched_leave_if_stopped();
-    return size;
-}
+/* ---- deprecated calls; stream ids are unsigned, (int) makes huge ones
+ * negative, which the engine treats as missing, as the board does ---- */
 
 int ebsp_open_down_stream(void **address, unsigned int stream_id)
 {
-    return open_legacy("ebsp_open_down_stream", address, stream_id, STREAM_LEGACY_DOWN);
+    return stream_call(LEGACY_OPEN_DOWN, (int)stream_id, 0, 0, NULL, address);
 }
 
 int ebsp_open_up_stream(void **address, unsigned int stream_id)
 {
-    return open_legacy("ebsp_open_up_stream", address, stream_id, STREAM_LEGACY_UP);
+    return stream_call(LEGACY_OPEN_UP, (int)stream_id, 0, 0, NULL, address);
 }
 
 void ebsp_close_down_stream(unsigned int stream_id)
 {
-    close_stream("ebsp_close_down_stream", (int)stream_id, STREAM_LEGACY_DOWN);
+    stream_call(LEGACY_CLOSE_DOWN, (int)stream_id, 0, 0, NULL, NULL);
 }
 
 void ebsp_close_up_stream(unsigned int stream_id)
 {
-    close_stream("ebsp_close_up_stream", (int)stream_id, STREAM_LEGACY_UP);
+    stream_call(LEGACY_CLOSE_UP, (int)stream_id, 0, 0, NULL, NULL);
 }
 
 int ebsp_move_chunk_down(void **address, unsigned int stream_id, int prealloc)
 {
-    struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
-    if (!self)
-        return 0;
-    int size = goStreamMoveDown(self->pid, "ebsp_move_chunk_down", (int)stream_id, STREAM_LEGACY_DOWN, prealloc, &r);
-    settle(&r);
-    if (size > 0 && address)
-        *address = r.buffer;
-    return size;
+    return stream_call(LEGACY_MOVE_DOWN, (int)stream_id, prealloc, 0, NULL, address);
 }
 
 int ebsp_move_chunk_up(void **address, unsigned int stream_id, int prealloc)
 {
-    struct ebsp_core *self = ebsp_self;
-    struct stream_result r = {0};
-    if (!self || !address)
-        return 0;
-    int size = goStreamMoveChunkUp(self->pid, "ebsp_move_chunk_up", (int)stream_id, *address, prealloc, &r);
-    settle(&r);
-    if (size > 0)
-        *address = r.buffer;
-    return size;
+    return stream_call(LEGACY_MOVE_UP, (int)stream_id, prealloc, 0, NULL, address);
 }
 
 void ebsp_move_down_cursor(int stream_id, int jump_n_chunks)
 {
-    struct ebsp_core *self = ebsp_self;
-    if (!self)
-        return;
-    goStreamSeek(self->pid, "ebsp_move_down_cursor", stream_id, STREAM_LEGACY_DOWN, jump_n_chunks);
-    sched_leave_if_stopped();
+    stream_call(LEGACY_MOVE_CURSOR, stream_id, jump_n_chunks, 0, NULL, NULL);
 }
 
 void ebsp_reset_down_cursor(int stream_id)
 {
-    struct ebsp_core *self = ebsp_self;
-    if (!self)
-        return;
-    goStreamSeek(self->pid, "ebsp_reset_down_cursor", stream_id, STREAM_LEGACY_DOWN, INT_MIN);
-    sched_leave_if_stopped();
+    stream_call(LEGACY_RESET_CURSOR, stream_id, 0, 0, NULL, NULL);
 }
 
 void ebsp_set_up_chunk_size(unsigned int stream_id, int nbytes)
 {
-    struct ebsp_core *self = ebsp_self;
-    if (!self)
-        return;
-    goStreamSetUpChunkSize(self->pid, "ebsp_set_up_chunk_size", (int)stream_id, nbytes);
-    sched_leave_if_stopped();
+    stream_call(LEGACY_SET_UP_CHUNK_SIZE, (int)stream_id, nbytes, 0, NULL, NULL);
 }

@@ -22,9 +22,9 @@ func TestTraceFile(t *testing.T) {
 	dir := filepath.Join(root, "ctests", "trace_runs")
 	inc := "-I" + filepath.Join(root, "include")
 	libdir := libDir(root)
-	cflags := append([]string{inc}, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...) // e.g. ASan for lib/asan
-	gcc(t, append(cflags, "-shared", "-fPIC", filepath.Join(dir, "e_trace.c"), "-o", filepath.Join(build, "e_trace.elf"))...)
-	gcc(t, append(cflags, filepath.Join(dir, "host_trace.c"), "-o", filepath.Join(build, "host_trace"), "-L"+libdir, "-Wl,-rpath,"+libdir, "-lebsp")...)
+	extra := strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS")) // e.g. -fsanitize=address under make test-asan
+	gcc(t, append([]string{inc, "-shared", "-fPIC", filepath.Join(dir, "e_trace.c"), "-o", filepath.Join(build, "e_trace.elf")}, extra...)...)
+	gcc(t, append([]string{inc, filepath.Join(dir, "host_trace.c"), "-o", filepath.Join(build, "host_trace"), "-L" + libdir, "-Wl,-rpath," + libdir, "-lebsp"}, extra...)...)
 	trace := filepath.Join(build, "run.json")
 	cmd := exec.Command(filepath.Join(build, "host_trace"))
 	cmd.Dir = build

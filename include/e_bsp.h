@@ -567,21 +567,20 @@ void ebsp_dma_wait(ebsp_dma_handle *desc);
 /* Streams                                                                   */
 /*                                                                           */
 /* A stream lives in external memory (see bsp_stream_create() in            */
-/* host_bsp.h); an open stream has a cursor, the place of the next token.   */
-/* The first move after opening decides the direction until the stream is  */
-/* closed: moving down reads tokens, moving up writes tokens at the cursor  */
-/* and ends the stream after the last one written (so a stream written up   */
-/* by one core can be read down by another, in the same or a later run).    */
-/* Streams stay until the host's bsp_end(); one left open when a run ends   */
-/* is closed by the library.                                                 */
+/* host_bsp.h) as a chain of tokens, each after a header of two ints: the   */
+/* size of the token before it and of the token after it.  An open stream   */
+/* has a cursor, the header before the next token.  Moves down, moves up    */
+/* and seeks may come in any order: a move down reads the token at the      */
+/* cursor, a move up writes one there and ends the stream after it, a seek  */
+/* walks the cursor over headers.  Streams stay until the host's            */
+/* bsp_end(); one left open when a run ends is free again in the next run.  */
 /*                                                                           */
-/* Misuse is reported as "$PP: BSP ERROR: <call>: <what> (superstep N)"     */
-/* naming the stream, the call returns its failure value (0) and the run    */
-/* goes on: opening a stream that does not exist or that is open already   */
-/* (on this or another core), moving up a stream being moved down or the   */
-/* other way round (or, in the deprecated API, using a down stream as an up */
-/* stream), using or closing a stream that is not open, and moving up a     */
-/* token larger than the stream's token size or than the room left.        */
+/* The library behaves as EBSP's did on the board, texts included: misuse   */
+/* the board reported prints its line ("$PP: BSP ERROR: stream does not    */
+/* exist", ...) and the call returns 0.  What the board did not survive     */
+/* (using a handle that is not open, a negative token size, NULL data)      */
+/* prints "$PP: BSP ERROR: <call>: <what> (superstep N)" and the call does  */
+/* nothing.  The run goes on in both cases.                                 */
 /* ------------------------------------------------------------------------ */
 
 /*
@@ -590,13 +589,15 @@ void ebsp_dma_wait(ebsp_dma_handle *desc);
  * stream     storage for the handle, provided by the caller (a local
  *            variable will do); filled in by the call.
  * stream_id  the stream's number: streams are numbered by the host in the
- *            order of bsp_stream_create(), from 0, the same on all cores.
+ *            order of bsp_stream_create(), from 0, the same on all cores
+ *            (the deprecated streams are numbered apart).
  *
- * Returns the stream's token size (nonzero) on success, 0 on failure (no
- * such stream, it is open already, or no local memory for its buffer).  A stream can
- * be open on only one core at a time.  Opening starts fetching the first
- * token into a buffer in local memory.  Every successful open must be
- * paired with one bsp_stream_close().
+ * Returns the stream's token size on success; 0, printing "BSP ERROR:
+ * stream does not exist" or "BSP ERROR: stream with id N is in use", when
+ * there is no such stream or a core (this one too) has it open.  Any core
+ * may open any stream not in use.  The cursor starts at the first token;
+ * no memory is taken yet.  Every successful open must be paired with one
+ * bsp_stream_close().
  */
 int bsp_stream_open(ebsp_stream *stream, int stream_id);
 
@@ -605,48 +606,56 @@ int bsp_stream_open(ebsp_stream *stream, int stream_id);
  *
  * stream  a handle opened with bsp_stream_open().
  *
- * Waits for the stream's transfers in flight, frees its local buffers and
- * lets other cores open it.  The result of passing a handle that is not
- * open is undefined (the emulator reports a BSP ERROR when it notices).
+ * Waits for the stream's transfer in flight, frees its token buffers and
+ * lets any core open it.  Passing a handle that is not open is undefined
+ * on the board; here it is reported and does nothing.
  */
 void bsp_stream_close(ebsp_stream *stream);
 
 /*
- * bsp_stream_move_down -- get the next token of a stream.
+ * bsp_stream_move_down -- get the token at the cursor.
  *
  * stream   an open stream.
- * buffer   receives the address of a local copy of the token.  The token
- *          handed out by the previous call is overwritten.
- * preload  nonzero: start fetching the following token in the background
- *          now (double buffering, which costs a second token buffer);
- *          zero: fetch each token only when asked for.
+ * buffer   receives the address of a local copy of the token (NULL at the
+ *          end of the stream).  The token handed out by the previous call
+ *          is overwritten.
+ * preload  nonzero: also start fetching the token after it now, moving the
+ *          cursor past that one too (double buffering, a second token
+ *          buffer); the next call hands it out, even if the stream was
+ *          moved up meanwhile.  Zero: fetch each token when asked for.
  *
- * Returns the token's size in bytes, or 0 when the stream is exhausted or
- * on error.
+ * Returns the token's size in bytes, or 0 at the end of the stream.  The
+ * first call takes a token buffer of the token size + 8 bytes from local
+ * memory; without room it prints "BSP ERROR: could not allocate enough
+ * memory for stream" and returns 0.  A token larger than the token size
+ * (moved up so) is cut to it, printing "BSP ERROR: Stream contained token
+ * larger (N) than maximum token size (M) for stream. (truncated)".
  */
 int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload);
 
 /*
- * bsp_stream_move_up -- write a token to a stream.
+ * bsp_stream_move_up -- write a token at the cursor.
  *
  * stream               an open stream.
- * data                 the token to write (typically in local memory).
- * data_size            its size in bytes.  On the board, sizes that are
- *                      not a multiple of 8 are slow.
+ * data                 the token to write; it is read straight from here.
+ * data_size            its size in bytes, rounded up to a multiple of 8 (the
+ *                      bytes after data_size go up too).
  * wait_for_completion  nonzero: return only when the token is written;
  *                      zero: return at once and keep data untouched until
- *                      the next move or close on this stream.
+ *                      the next call on this stream.
  *
- * Waits for the previous token written to this stream to be finished
- * first.  With wait_for_completion zero, a core can fill a second buffer
- * while the first one is being written (double buffering).
+ * Waits for the stream's previous transfer first, so a core can fill a
+ * second buffer while the first one is being written (double buffering).
+ * The token is written at the cursor with the header after it ending the
+ * stream there, and the cursor moves past it.
  *
- * Returns the number of bytes written, or 0 on error.  The token is written
- * at the cursor and the stream ends after it.  data_size may not exceed
- * the stream's token size, and must fit in the room left: every token also
- * takes an 8-byte header, and the stream's area was sized for
- * stream_size bytes in tokens of token_size (so smaller tokens fit fewer
- * data bytes in all).
+ * Returns the rounded size.  A size above the token size prints "BSP
+ * WARNING: Moving token of size N up to stream S with max token size M"
+ * and the token is written all the same.  When the token and two headers
+ * do not fit in what is left of the stream's area, it prints "BSP ERROR:
+ * Stream S has L space left, token of size N+16 can not be moved up." and
+ * returns 0.  (The area was sized for stream_size bytes in tokens of
+ * token_size, so smaller tokens fit fewer data bytes in all.)
  */
 int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size,
                        int wait_for_completion);
@@ -656,12 +665,12 @@ int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size,
  *
  * stream        an open stream.
  * delta_tokens  how many tokens to skip forward (positive) or go back
- *               (negative).  Moving past either end stops at that end, so
- *               INT_MIN goes to the start and INT_MAX to the end.
+ *               (negative).  Moving past either end stops at that end;
+ *               INT_MIN goes straight to the start, INT_MAX to the end.
  *
- * The next bsp_stream_move_down() returns the token at the new position;
- * a token that was being preloaded is discarded.  Gives random access to a
- * stream's tokens.
+ * A preloaded token is dropped.  As a move down with preload has moved the
+ * cursor past the preloaded token, a seek after it counts from the token
+ * after that one (a seek by 0 skips it).
  */
 void bsp_stream_seek(ebsp_stream *stream, int delta_tokens);
 

@@ -279,28 +279,30 @@ int ebsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf);
  * bsp_stream_create -- make a stream of tokens in external memory.
  *
  * stream_size   total number of data bytes in the stream.  For a stream
- *               without initial data it is the most the cores may write
- *               into it.
+ *               without initial data it is the room the cores may fill.
  * token_size    size in bytes of one token (the last token may be smaller
- *               when stream_size is not a multiple of it).  Must be at
- *               least 16, as in EBSP.
+ *               when stream_size is not a multiple of it).  At least 16.
  * initial_data  stream_size bytes to put in the stream, or NULL for an
  *               empty stream that cores will fill with bsp_stream_move_up().
  *               The data is copied; the caller may free it afterwards.
  *
- * Streams are numbered in the order they are created, from 0, whether
- * created with this call or with the deprecated calls below; cores open
- * them by that number with bsp_stream_open().  Call before ebsp_spmd().
+ * These streams are numbered in the order they are created, from 0, apart
+ * from the deprecated streams (host_bsp_deprecated.h); any core opens them
+ * by that number with bsp_stream_open().  Call before ebsp_spmd().
  *
  * Returns a pointer to the stream's area in the emulated external memory,
- * or NULL on failure (token size below 16, negative size, external memory
- * exhausted, or called during ebsp_spmd()), printing "ebsp: ERROR: ...".  The area is a
- * chain of headers and tokens: before every token, and once after the last
- * one, there is an 8-byte header made of two ints, the size of the token
- * before it (0 at the start) and the size of the token after it (0 at the
- * end).  The sizes count data bytes only, not headers.  After ebsp_spmd()
- * the host can walk this chain to read what the cores wrote.  The area
- * stays valid until bsp_end().
+ * or NULL on failure.  Failures the board reported print its line on
+ * stdout: "ERROR: minimum token size is 16 bytes", "ERROR: Reached limit of
+ * 1000 streams.", "ERROR: not enough memory in extmem for
+ * ebsp_stream_create"; others (a negative size, called during ebsp_spmd())
+ * print "ebsp: ERROR: ..." on stderr.  The area is a chain of headers and
+ * tokens: before every token, and once after the last one, a header of two
+ * ints, the size of the token before it (0 at the start) and the size of
+ * the token after it (0 at the end); with initial_data of no bytes the one
+ * header is (token_size, 0), as on the board.  The sizes count data bytes
+ * only.  Tokens the cores move up are rounded up to a multiple of 8 bytes.
+ * After ebsp_spmd() the host walks this chain to read what the cores
+ * wrote.  The area stays valid until bsp_end().
  */
 void *bsp_stream_create(int stream_size, int token_size, const void *initial_data);
 

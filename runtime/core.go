@@ -13,9 +13,9 @@ type Core struct {
 	superstep *atomic.Int32 // may live in C memory, read by the fault reporter
 	begun     bool
 	ended     bool
-	comm      commState           // registrations, requests, queues (exchange.go)
-	tagMirror *int32              // C copy of comm.tagsize, or nil (reqlog.go)
-	streams   map[int]*openStream // streams this core has open, by id
+	comm      commState    // registrations, requests, queues (exchange.go)
+	tagMirror *int32       // C copy of comm.tagsize, or nil (reqlog.go)
+	streams   *coreStreams // stream state of this run (stream_core.go)
 
 	step       stepCounters                   // statistics of the current superstep (stats.go), when on
 	regsView   atomic.Pointer[[]registration] // comm.regs as other cores read it (at-once registrations)

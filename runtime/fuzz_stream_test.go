@@ -1,7 +1,9 @@
 package runtime
 
 // Fuzz targets for the stream engine (bsp_stream_* and the deprecated
-// ebsp_*_stream calls), driven through the same Core methods capi calls.
+// ebsp_*_stream calls), driven through the same Core methods capi calls,
+// against a model of the board's library: the stream's area as bytes, the
+// cursor, and the two token buffers as copies.
 // Plain `go test ./runtime/` runs only the seeds (well under a second). To
 // fuzz for longer, one target at a time:
 //
@@ -16,7 +18,9 @@ package runtime
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -84,78 +88,91 @@ func (in *fuzzInput) delta() int {
 	return int(int8(in.next()))
 }
 
-// chain is the model of a stream: its tokens, in order.
-type chain [][]byte
+// fuzzData is n bytes of stream data derived from seed.
+func fuzzData(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(seed + i*31 + i>>8)
+	}
+	return b
+}
 
-// cut makes the chain bsp_stream_create lays out for data.
-func cut(data []byte, tokenSize int) chain {
-	var c chain
+// boardChain is the area the board's bsp_stream_create and
+// ebsp_create_down_stream lay out for data (nil: an empty stream).
+func boardChain(data []byte, withData bool, tokenSize int) []byte {
+	var a []byte
+	put := func(prev, next int) {
+		a = binary.LittleEndian.AppendUint32(a, uint32(int32(prev)))
+		a = binary.LittleEndian.AppendUint32(a, uint32(int32(next)))
+	}
+	if !withData {
+		put(0, 0)
+		return a
+	}
+	prev, n := 0, tokenSize
 	for len(data) > 0 {
-		n := min(tokenSize, len(data))
-		c, data = append(c, data[:n]), data[n:]
+		n = min(tokenSize, len(data))
+		put(prev, n)
+		a, data, prev = append(a, data[:n]...), data[n:], n
 	}
-	return c
+	put(n, 0) // the token size when there is no token
+
+	return a
 }
 
-// offset is the area offset of the header before token k.
-func (c chain) offset(k int) int {
-	at := 0
-	for _, tok := range c[:k] {
-		at += headerSize + len(tok)
-	}
-	return at
+// tokenCopy is the model of a token buffer: the header the core copied
+// and the bytes after it the kernel may read.
+type tokenCopy struct {
+	prev, size int
+	data       []byte
 }
 
-// checkLayout compares a stream's area with the chain: header(0, size0)
-// token0 header(size0, size1) ... header(sizeN, 0), as the host reads it.
-// It reports with Errorf, as kernels call it off the test's goroutine.
-func checkLayout(t *testing.T, area []byte, c chain) {
-	t.Helper()
-	at, prev := 0, 0
-	for k := 0; k <= len(c); k++ {
-		next := 0
-		if k < len(c) {
-			next = len(c[k])
-		}
-		if at+headerSize > len(area) {
-			t.Errorf("header %d at byte %d lies past the end of the %d-byte area", k, at, len(area))
-			return
-		}
-		got := [2]int32{int32(binary.LittleEndian.Uint32(area[at:])), int32(binary.LittleEndian.Uint32(area[at+4:]))}
-		if got != [2]int32{int32(prev), int32(next)} {
-			t.Errorf("header %d at byte %d is %v; want [%d %d]", k, at, got, prev, next)
-			return
-		}
-		at += headerSize
-		if k < len(c) {
-			if at+next > len(area) || !bytes.Equal(area[at:at+next], c[k]) {
-				t.Errorf("token %d of %d bytes at byte %d differs from %x (area of %d bytes)", k, next, at, c[k], len(area))
-				return
-			}
-			at += next
-		}
-		prev = next
-	}
-}
-
-// streamModel is what a kernel expects of one stream it uses.
+// streamModel is what a kernel expects of one stream.
 type streamModel struct {
-	api       StreamAPI
 	id        int
-	tokens    chain
-	areaSize  int
+	kind      streamKind
 	tokenSize int
-	area      []byte
+	area      []byte // the model's copy; real is the stream's memory
+	real      []byte
+	base      unsafe.Pointer // where real is
 
-	open    bool
-	dir     direction
-	cursor  int    // token index of the next token
-	handed  []byte // the token last handed out by a move down, as it was handed out
-	handedP unsafe.Pointer
+	open      bool
+	cursor    int
+	cur, next *tokenCopy
+	handed    []byte         // the bytes handed out last, as handed out
+	handedP   unsafe.Pointer // where
 }
 
-// room is what a move up may still write at the cursor.
-func (s *streamModel) room() int { return s.areaSize - s.tokens.offset(s.cursor) - 2*headerSize }
+func newStreamModel(id int, kind streamKind, tokenSize int, base unsafe.Pointer, size int) *streamModel {
+	real := unsafe.Slice((*byte)(base), size)
+	return &streamModel{id: id, kind: kind, tokenSize: tokenSize, real: real, base: base, area: append([]byte(nil), real...)}
+}
+
+func (s *streamModel) header(at int) (prev, next int) {
+	return int(int32(binary.LittleEndian.Uint32(s.area[at:]))), int(int32(binary.LittleEndian.Uint32(s.area[at+4:])))
+}
+
+func (s *streamModel) setInt(at, v int) { binary.LittleEndian.PutUint32(s.area[at:], uint32(int32(v))) }
+
+// bufSize is the local memory a token buffer takes.
+func (s *streamModel) bufSize() int {
+	h := headerSize
+	if s.kind == upStream {
+		h = upHeaderSize
+	}
+	return (s.tokenSize + h + emesh.Align - 1) &^ (emesh.Align - 1)
+}
+
+func (s *streamModel) buffers() int {
+	n := 0
+	if s.cur != nil {
+		n++
+	}
+	if s.next != nil {
+		n++
+	}
+	return n
+}
 
 // fuzzKernel is a core running fuzzed stream calls and checking each
 // result against the models.
@@ -164,6 +181,7 @@ type fuzzKernel struct {
 	c       kcore
 	m       *Machine
 	in      *fuzzInput
+	out     *printed
 	extSnap []byte // external memory as it must stay outside the streams
 	streams []*streamModel
 	written byte // varies the bytes moved up
@@ -171,166 +189,175 @@ type fuzzKernel struct {
 
 func (k *fuzzKernel) local() *emesh.Arena { return k.m.Memory().Local(k.c.Pid()) }
 
-// wantErr checks a call failed (want) or succeeded (!want).
-func (k *fuzzKernel) wantErr(call string, err *Error, want bool) bool {
+// call runs a stream call as the C side does.
+func (k *fuzzKernel) call(f func() Move) Move { return await(k.c, f) }
+
+// said checks the lines the last call printed: want are exact lines, or
+// prefixes when they end in "...".
+func (k *fuzzKernel) said(what string, want ...string) {
 	k.t.Helper()
-	switch {
-	case want && err == nil:
-		k.t.Errorf("%s succeeded; the model expects misuse", call)
-	case !want && err != nil:
-		k.t.Errorf("%s: unexpected %v", call, err)
-	case err != nil && (err.Pid != k.c.Pid() || err.Call != call || err.What == ""):
-		k.t.Errorf("%s: malformed error %#v", call, err)
+	got := k.out.take(k.c.Pid())
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(got); i++ {
+		if p, cut := strings.CutSuffix(want[i], "..."); cut {
+			ok = strings.HasPrefix(got[i], p)
+		} else {
+			ok = got[i] == want[i]
+		}
 	}
-	return err != nil
+	if !ok {
+		k.t.Errorf("%s printed %q; want %q", what, got, want)
+	}
+}
+
+// free is the local memory not taken by the models' token buffers.
+func (k *fuzzKernel) free() int {
+	used := 0
+	for _, s := range k.streams {
+		used += s.buffers() * s.bufSize()
+	}
+	return fuzzMemory.LocalSize - used
 }
 
 // checkMemory checks external memory outside the stream areas is as it
 // was, the last token handed out is intact, and local memory holds exactly
-// the token buffers of the open streams (one or two each).
+// the modelled token buffers.
 func (k *fuzzKernel) checkMemory() {
 	k.t.Helper()
 	ext := bytesAt(k.m.Memory().Ext().Base(), len(k.extSnap))
 	at := 0
 	for _, s := range k.streams {
-		off := int(uintptr(unsafe.Pointer(&s.area[0])) - uintptr(unsafe.Pointer(&ext[0])))
+		off := int(uintptr(s.base) - uintptr(unsafe.Pointer(&ext[0])))
 		if !bytes.Equal(ext[at:off], k.extSnap[at:off]) {
 			k.t.Errorf("external memory outside the streams changed (bytes %#x..%#x)", at, off)
 		}
-		at = off + s.areaSize
+		at = off + len(s.real)
 	}
 	if !bytes.Equal(ext[at:], k.extSnap[at:]) {
 		k.t.Errorf("external memory after the streams changed (from byte %#x)", at)
 	}
-	lo, hi := 0, 0
 	for _, s := range k.streams {
 		if s.handedP != nil && !bytes.Equal(bytesAt(s.handedP, len(s.handed)), s.handed) {
-			k.t.Errorf("stream %d: the token handed out last changed before the next move down", s.id)
-		}
-		if s.open {
-			r := (s.tokenSize + emesh.Align - 1) &^ (emesh.Align - 1)
-			lo, hi = lo+r, hi+2*r
+			k.t.Errorf("stream %d: the token handed out last changed before the next call", s.id)
 		}
 	}
-	if used := k.local().InUse(); used < lo || used > hi {
-		k.t.Errorf("local memory in use: %d bytes; the open streams' token buffers take %d..%d", used, lo, hi)
+	if used := k.local().InUse(); used != fuzzMemory.LocalSize-k.free() {
+		k.t.Errorf("local memory in use: %d bytes; the token buffers take %d", used, fuzzMemory.LocalSize-k.free())
 	}
 }
 
-func (k *fuzzKernel) open(s *streamModel, call string) Move {
-	mv, err := k.c.StreamOpen(call, s.id, s.api)
-	if s.open {
-		k.wantErr(call, err, true)
-		return Move{}
-	}
-	if err != nil {
-		// Only a full local memory may refuse a token buffer.
-		if p := k.c.Malloc(s.tokenSize); p != nil {
-			k.t.Errorf("%s: %v, yet local memory has room for %d bytes", call, err, s.tokenSize)
-			_ = k.c.Free(p)
+// checkArea compares a stream's memory with the model once its transfers
+// are done.
+func (k *fuzzKernel) checkArea(s *streamModel) {
+	k.t.Helper()
+	if !bytes.Equal(s.real, s.area) {
+		i := 0
+		for i < len(s.area) && s.real[i] == s.area[i] {
+			i++
 		}
-		k.wantErr(call, err, true)
-		return Move{}
+		k.t.Errorf("stream %d: area differs from byte %d: %x; want %x", s.id, i, s.real[i:min(i+16, len(s.real))], s.area[i:min(i+16, len(s.area))])
 	}
-	if mv.Size != s.tokenSize || !k.local().Contains(mv.Buffer, s.tokenSize) {
-		k.t.Errorf("%s: buffer %p of %d bytes; want %d bytes in local memory", call, mv.Buffer, mv.Size, s.tokenSize)
-	}
-	s.open, s.dir, s.cursor = true, undecided, 0
-	if s.api == LegacyDown {
-		s.dir = movingDown
-	} else if s.api == LegacyUp {
-		s.dir = movingUp
-	}
-	return mv
 }
 
-func (k *fuzzKernel) moveDown(s *streamModel, call string, preload bool) {
-	mv, err := k.c.StreamMoveDown(call, s.id, s.api, preload)
-	if k.wantErr(call, err, !s.open || s.dir == movingUp) {
-		return
+// read is the model of reading the token at the cursor into a buffer.
+func (k *fuzzKernel) read(s *streamModel, lines *[]string) *tokenCopy {
+	prev, size := s.header(s.cursor)
+	tc := &tokenCopy{prev: prev}
+	if size == 0 {
+		return tc
 	}
-	await(k.c, mv)
-	s.dir, s.handed, s.handedP = movingDown, nil, nil
-	if s.cursor == len(s.tokens) {
-		if mv.Size != 0 {
-			k.t.Errorf("%s at the end returned %d bytes; want 0", call, mv.Size)
+	if size < 0 || s.cursor+2*headerSize+size > len(s.area) {
+		*lines = append(*lines, "BSP ERROR: ...")
+		return tc
+	}
+	from := s.cursor + headerSize
+	s.cursor += headerSize + size
+	if size > s.tokenSize {
+		*lines = append(*lines, fmt.Sprintf(errTokenTooLong, size, s.tokenSize))
+		size = s.tokenSize
+	}
+	tc.size, tc.data = size, append([]byte(nil), s.area[from:from+size]...)
+	return tc
+}
+
+// moveDown is the model of a move down of a chained stream; it returns
+// the size, the token handed out and the lines printed.
+func (k *fuzzKernel) moveDown(s *streamModel, preload bool) (int, *tokenCopy, []string) {
+	var lines []string
+	if s.next == nil {
+		s.cur = k.read(s, &lines)
+	} else {
+		s.cur, s.next = s.next, s.cur
+	}
+	if s.cur.size == 0 {
+		return 0, nil, lines
+	}
+	if preload {
+		if s.next == nil && k.free() < s.bufSize() {
+			return 0, s.cur, append(lines, errStreamMemory)
 		}
-		return
+		s.next = k.read(s, &lines)
+	} else {
+		s.next = nil
 	}
-	want := s.tokens[s.cursor]
-	got := bytesAt(mv.Buffer, mv.Size)
+	return s.cur.size, s.cur, lines
+}
+
+// checkHanded checks a move down's outcome against the model's.
+func (k *fuzzKernel) checkHanded(call string, s *streamModel, mv Move, size int, tc *tokenCopy) {
+	k.t.Helper()
+	s.handed, s.handedP = nil, nil
 	switch {
-	case mv.Size != len(want):
-		k.t.Errorf("%s: token %d has %d bytes; want %d", call, s.cursor, mv.Size, len(want))
-	case !k.local().Contains(mv.Buffer, mv.Size):
-		k.t.Errorf("%s: token buffer %p is not in local memory", call, mv.Buffer)
-	case !bytes.Equal(got, want):
-		k.t.Errorf("%s: token %d is %x; want %x", call, s.cursor, got, want)
-	default:
-		s.handed, s.handedP = append([]byte(nil), got...), mv.Buffer
+	case mv.Size != size:
+		k.t.Errorf("%s returned %d; want %d", call, mv.Size, size)
+	case tc == nil && mv.Buffer != nil:
+		k.t.Errorf("%s at the end handed out %p; want NULL", call, mv.Buffer)
+	case tc != nil && (!mv.SetBuffer || !k.local().Contains(mv.Buffer, tc.size)):
+		k.t.Errorf("%s handed out %p (set %v), not a token buffer", call, mv.Buffer, mv.SetBuffer)
+	case tc != nil && !bytes.Equal(bytesAt(mv.Buffer, tc.size), tc.data):
+		k.t.Errorf("%s handed out %x; want %x", call, bytesAt(mv.Buffer, tc.size), tc.data)
+	case tc != nil:
+		s.handed, s.handedP = append([]byte(nil), tc.data...), mv.Buffer
 	}
-	s.cursor++
 }
 
-func (k *fuzzKernel) seek(s *streamModel, call string, delta int) {
-	err := k.c.StreamSeek(call, s.id, s.api, delta)
-	if k.wantErr(call, err, !s.open || s.dir == movingUp) {
-		return
+// walk is the model of a cursor walk; it returns how it ended.
+func (k *fuzzKernel) walk(s *streamModel, delta int, legacy bool) walkResult {
+	if !legacy && delta == math.MinInt32 {
+		s.cursor = 0
+		return walked
 	}
-	s.cursor = int(min(max(int64(s.cursor)+int64(delta), 0), int64(len(s.tokens))))
+	for ; delta > 0; delta-- {
+		_, size := s.header(s.cursor)
+		if size == 0 {
+			return walkedToEnd
+		}
+		if size < 0 || s.cursor+2*headerSize+size > len(s.area) {
+			return walkedCorrupt
+		}
+		s.cursor += headerSize + size
+	}
+	for ; delta < 0; delta++ {
+		prev, _ := s.header(s.cursor)
+		if prev == 0 {
+			return walkedToEnd
+		}
+		if prev < 0 || headerSize+prev > s.cursor {
+			return walkedCorrupt
+		}
+		s.cursor -= headerSize + prev
+	}
+	return walked
 }
 
-// movedUp records a token moved up in the model.
-func (s *streamModel) movedUp(data []byte) {
-	s.tokens = append(s.tokens[:s.cursor:s.cursor], append([]byte(nil), data...))
-	s.cursor++
-	s.dir = movingUp
-}
-
-// fill writes n varying bytes to p and returns them.
+// fill writes n varying bytes to p and returns a copy.
 func (k *fuzzKernel) fill(p unsafe.Pointer, n int) []byte {
 	b := bytesAt(p, n)
 	for i := range b {
 		k.written++
 		b[i] = k.written
 	}
-	return b
-}
-
-func (k *fuzzKernel) close(s *streamModel, call string) {
-	wait, err := k.c.StreamClose(call, s.id, s.api)
-	if k.wantErr(call, err, !s.open) {
-		return
-	}
-	k.c.DMA().Wait(wait)
-	k.c.StreamRelease(s.id, s.api)
-	s.open, s.handed, s.handedP = false, nil, nil
-	checkLayout(k.t, s.area, s.tokens)
-}
-
-// newStreamModel describes the stream the host just made.
-func newStreamModel(m *Machine, api StreamAPI, id int, area unsafe.Pointer, size, tokenSize int, data []byte) *streamModel {
-	s := &streamModel{api: api, id: id, tokenSize: tokenSize, tokens: cut(data, tokenSize)}
-	s.areaSize = size + headerSize*((size+tokenSize-1)/tokenSize+1)
-	s.area = bytesAt(area, s.areaSize)
-	return s
-}
-
-// extNeed is the external memory a stream of size bytes in tokens of
-// tokenSize takes: its data, a header per token and one more, rounded up
-// to the allocator's alignment.
-func extNeed(size, tokenSize int) int {
-	tokens := (size + tokenSize - 1) / max(tokenSize, 1)
-	return (size + headerSize*(tokens+1) + emesh.Align - 1) &^ (emesh.Align - 1)
-}
-
-// fuzzData is n bytes of stream data derived from seed.
-func fuzzData(n, seed int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(seed + i*31 + i>>8)
-	}
-	return b
+	return append([]byte(nil), b...)
 }
 
 // FuzzStreamCurrent makes one stream with bsp_stream_create and runs a
@@ -345,33 +372,45 @@ func FuzzStreamCurrent(f *testing.F) {
 	f.Add(uint16(200), uint16(9000), true, false, []byte{0, 1, 0, 4, 6, 7})
 	f.Add(uint16(64), uint16(15), true, false, []byte{0})
 	f.Add(uint16(60000), uint16(1024), true, false, []byte{0})
+	f.Add(uint16(120), uint16(40), true, false, []byte{0, 1, 1, 2, 4, 7, 3, 3, 1, 1, 1, 2, 6, 2, 2, 2, 3, 0, 9, 1, 0, 1, 1, 1, 1, 2, 7, 0, 1, 1, 3, 1, 255, 1, 1, 1, 0})
 	f.Fuzz(func(t *testing.T, size, tokenSize uint16, withData, dmaSync bool, ops []byte) {
 		m := fuzzMachine(t, dmaSync)
-		var data []byte
-		var src unsafe.Pointer
-		if withData {
-			data = fuzzData(int(size), len(ops))
-			src = unsafe.Pointer(unsafe.SliceData(data))
+		out := recordLines(m)
+		data := fuzzData(int(size), len(ops))
+		src := unsafe.Pointer(unsafe.SliceData(data))
+		if !withData {
+			src = nil
 		}
 		areaP, err := m.CreateStream(int(size), int(tokenSize), src)
-		fits := extNeed(int(size), int(tokenSize)) <= fuzzMemory.ExtSize-guardSize
-		if (err == nil) != (tokenSize >= MinTokenSize && fits) {
-			t.Fatalf("CreateStream(%d, %d): %v; want an error: %v", size, tokenSize, err, tokenSize < MinTokenSize || !fits)
-		}
-		if err != nil {
+		need := chainSize(int(size), max(int(tokenSize), 1))
+		fits := (need+emesh.Align-1)&^(emesh.Align-1) <= fuzzMemory.ExtSize-guardSize
+		switch {
+		case tokenSize < MinTokenSize:
+			if err != HostText("ERROR: minimum token size is 16 bytes") {
+				t.Fatalf("CreateStream(%d, %d): %v", size, tokenSize, err)
+			}
 			return
+		case !fits:
+			if err != HostText("ERROR: not enough memory in extmem for ebsp_stream_create") {
+				t.Fatalf("CreateStream(%d, %d): %v", size, tokenSize, err)
+			}
+			return
+		case err != nil:
+			t.Fatalf("CreateStream(%d, %d): %v", size, tokenSize, err)
 		}
-		s := newStreamModel(m, CurrentStreams, 0, areaP, int(size), int(tokenSize), data)
-		checkLayout(t, s.area, s.tokens)
-		k := &fuzzKernel{t: t, m: m, in: &fuzzInput{ops}, streams: []*streamModel{s}}
+		s := newStreamModel(0, anyStream, int(tokenSize), areaP, need)
+		if want := boardChain(data, withData, int(tokenSize)); !bytes.Equal(s.area[:len(want)], want) {
+			t.Fatalf("the area starts %x; want %x", s.area[:min(len(want), 64)], want[:min(len(want), 64)])
+		}
+		k := &fuzzKernel{t: t, m: m, in: &fuzzInput{ops}, out: out, streams: []*streamModel{s}}
 		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
 		for first := true; first || k.in.more(); first = false {
 			runAgain(t, m, func(c kcore) {
 				k.c = c
 				k.runCurrent(s)
 			})
-			s.open, s.handed, s.handedP = false, nil, nil
-			checkLayout(t, s.area, s.tokens)
+			s.open, s.cur, s.next, s.handed, s.handedP = false, nil, nil, nil, nil
+			k.checkArea(s)
 			if t.Failed() {
 				return
 			}
@@ -383,49 +422,146 @@ func FuzzStreamCurrent(f *testing.F) {
 func (k *fuzzKernel) runCurrent(s *streamModel) {
 	// Source buffers of moves up: two, as a kernel that does not wait for
 	// each token must alternate them; like kernel globals they are host
-	// memory. A spare token's worth guards against reads past n.
-	srcs := [2][]byte{make([]byte, s.tokenSize+64), make([]byte, s.tokenSize+64)}
+	// memory, with room for tokens above the token size.
+	srcs := [2][]byte{make([]byte, s.tokenSize+300), make([]byte, s.tokenSize+300)}
 	nextSrc := 0
+	var srcTicket [2]uint32 // the transfer last reading each
+	notOpen := func(call string) string { return "BSP ERROR: " + call + ": stream 0 is not open on this core..." }
 	for k.in.more() && !k.t.Failed() {
 		k.checkMemory()
 		switch k.in.next() % 8 {
 		case 0:
-			k.open(s, "bsp_stream_open")
+			mv := k.c.StreamOpen(s.id)
+			if s.open {
+				k.said("bsp_stream_open", "BSP ERROR: stream with id 0 is in use")
+				if mv.Size != 0 {
+					k.t.Errorf("open of an open stream returned %d", mv.Size)
+				}
+				continue
+			}
+			k.said("bsp_stream_open")
+			if mv.Size != s.tokenSize {
+				k.t.Errorf("open returned %d; want %d", mv.Size, s.tokenSize)
+			}
+			s.open, s.cursor = true, 0
 		case 1:
-			k.moveDown(s, "bsp_stream_move_down", k.in.next()%2 == 1)
+			preload := k.in.next()%2 == 1
+			mv := k.call(func() Move { return k.c.StreamMoveDown(s.id, preload) })
+			if !s.open {
+				k.said("bsp_stream_move_down", notOpen("bsp_stream_move_down"))
+				continue
+			}
+			if s.cur == nil && k.free() < s.bufSize() {
+				k.said("bsp_stream_move_down", errStreamMemory)
+				continue
+			}
+			size, tc, lines := k.moveDown(s, preload)
+			k.said("bsp_stream_move_down", lines...)
+			k.checkHanded("bsp_stream_move_down", s, mv, size, tc)
 		case 2:
 			arg := k.in.next()
 			wait := arg&1 == 1
 			n := []int{s.tokenSize, 1 + k.in.u16()%s.tokenSize, s.tokenSize + 1 + k.in.next(), -k.in.next()}[arg>>1%4]
 			p := unsafe.Pointer(&srcs[nextSrc][0])
-			payload := k.fill(p, min(max(n, 0), s.tokenSize))
-			const call = "bsp_stream_move_up"
-			mv, err := k.c.StreamMoveUp(call, s.id, s.api, p, n, wait)
-			if k.wantErr(call, err, !s.open || s.dir == movingDown || n <= 0 || n > s.tokenSize || n > s.room()) {
+			if t := srcTicket[nextSrc]; t != 0 {
+				// Every call waits for the stream's previous transfer, so
+				// the one before the last move up is done. (Wait also
+				// tells the race detector, which does not see the engine's
+				// atomics in mmap'ed memory.)
+				if !k.c.DMA().Done(t) {
+					k.t.Errorf("a move up two calls ago is still reading its data")
+				}
+				k.c.DMA().Wait(t)
+			}
+			payload := k.fill(p, max(n, 0))
+			mv := k.call(func() Move { return k.c.StreamMoveUp(s.id, p, n, wait) })
+			if o := k.c.streams.open[s.id]; o != nil && mv.Size > 0 {
+				srcTicket[nextSrc] = o.last
+			}
+			nextSrc = 1 - nextSrc
+			k.moveUp(s, n, payload, mv)
+		case 3:
+			delta := k.in.delta()
+			k.call(func() Move { return k.c.StreamSeek(s.id, delta) })
+			if !s.open {
+				k.said("bsp_stream_seek", notOpen("bsp_stream_seek"))
 				continue
 			}
-			await(k.c, mv)
-			if mv.Size != n {
-				k.t.Errorf("%s returned %d; want %d", call, mv.Size, n)
+			if k.walk(s, delta, false) == walkedCorrupt {
+				k.said("bsp_stream_seek", "BSP ERROR: bsp_stream_seek: stream 0: the header at byte ...")
+			} else {
+				k.said("bsp_stream_seek")
 			}
-			s.movedUp(payload)
-			nextSrc = 1 - nextSrc
-		case 3:
-			k.seek(s, "bsp_stream_seek", k.in.delta())
+			s.next = nil
 		case 4:
-			k.close(s, "bsp_stream_close")
+			k.call(func() Move { return k.c.StreamClose(s.id) })
+			if !s.open {
+				k.said("bsp_stream_close", notOpen("bsp_stream_close"))
+				continue
+			}
+			k.said("bsp_stream_close")
+			s.open, s.cur, s.next, s.handed, s.handedP = false, nil, nil, nil, nil
+			k.checkArea(s)
 		case 5:
 			return
 		case 6:
 			id := []int{1, -1, math.MaxInt32, math.MinInt32}[k.in.next()%4]
-			_, err := k.c.StreamOpen("bsp_stream_open", id, CurrentStreams)
-			k.wantErr("bsp_stream_open", err, true)
+			if mv := k.c.StreamOpen(id); mv.Size != 0 {
+				k.t.Errorf("open of stream %d returned %d", id, mv.Size)
+			}
+			if id < 0 {
+				k.said("bsp_stream_open", fmt.Sprintf("BSP ERROR: bsp_stream_open: there is no stream %d (the host made only stream 0) (superstep 0)", id))
+			} else {
+				k.said("bsp_stream_open", errNoSuchStream)
+			}
 		case 7:
-			_, err := k.c.StreamMoveUp("bsp_stream_move_up", s.id, s.api, nil, 1, true)
-			k.wantErr("bsp_stream_move_up", err, true)
+			mv := k.call(func() Move { return k.c.StreamMoveUp(s.id, nil, 1, true) })
+			switch {
+			case !s.open:
+				k.said("bsp_stream_move_up", notOpen("bsp_stream_move_up"))
+			case uint32(len(s.area)-s.cursor) < 24:
+				k.said("bsp_stream_move_up", fmt.Sprintf(errStreamFull, s.id, len(s.area)-s.cursor, 24))
+			default:
+				k.said("bsp_stream_move_up", "BSP ERROR: bsp_stream_move_up: NULL data for stream 0 (superstep 0)")
+			}
+			if mv.Size != 0 {
+				k.t.Errorf("move up of NULL returned %d", mv.Size)
+			}
 		}
 	}
 	k.checkMemory()
+}
+
+// moveUp checks a move up of n bytes of payload against the model.
+func (k *fuzzKernel) moveUp(s *streamModel, n int, payload []byte, mv Move) {
+	k.t.Helper()
+	const call = "bsp_stream_move_up"
+	size, want := roundToken(n), 0
+	var lines []string
+	switch {
+	case !s.open:
+		lines = []string{"BSP ERROR: " + call + ": stream 0 is not open on this core..."}
+	case size < 0:
+		lines = []string{fmt.Sprintf("BSP ERROR: %s: token size %d for stream 0 (superstep 0)", call, n)}
+	default:
+		if size > s.tokenSize {
+			lines = append(lines, fmt.Sprintf(warnTokenTooLong, size, s.id, s.tokenSize))
+		}
+		if left := len(s.area) - s.cursor; left < size+2*headerSize {
+			lines = append(lines, fmt.Sprintf(errStreamFull, s.id, left, size+2*headerSize))
+			break
+		}
+		s.setInt(s.cursor+4, size)
+		s.setInt(s.cursor+headerSize+size, size)
+		s.setInt(s.cursor+headerSize+size+4, 0)
+		copy(s.area[s.cursor+headerSize:], append(payload, make([]byte, size-max(n, 0))...))
+		s.cursor += headerSize + size
+		want = size
+	}
+	k.said(call, lines...)
+	if mv.Size != want {
+		k.t.Errorf("%s of %d bytes returned %d; want %d", call, n, mv.Size, want)
+	}
 }
 
 // FuzzStreamLegacy makes a down stream and an up stream for core 0 with
@@ -436,35 +572,53 @@ func FuzzStreamLegacy(f *testing.F) {
 	// down cursor, 4 close down, 5 open up, 6 set up chunk size, 7 move
 	// chunk up, 8 close up, 9 mixed-up calls, 10 next run.
 	f.Add(uint16(100), uint16(16), uint16(200), uint16(40), false, []byte{0, 1, 1, 1, 0, 1, 1, 2, 255, 1, 0, 3, 1, 1, 4, 5, 7, 1, 7, 1, 6, 5, 7, 0, 7, 1, 8})
-	f.Add(uint16(1000), uint16(7), uint16(100), uint16(33), true, []byte{5, 0, 1, 1, 7, 1, 6, 200, 7, 0, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 9, 0, 9, 1, 9, 2, 9, 3, 8, 10, 0, 1, 1, 10, 5, 7, 1})
+	f.Add(uint16(1000), uint16(17), uint16(100), uint16(33), true, []byte{5, 0, 1, 1, 7, 1, 6, 200, 7, 0, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 9, 0, 9, 1, 9, 2, 9, 3, 8, 10, 0, 1, 1, 10, 5, 7, 1})
 	f.Add(uint16(40), uint16(4000), uint16(4000), uint16(4000), false, []byte{0, 1, 1, 5, 7, 1, 7, 1, 4, 5, 7, 1, 7, 1, 8, 4, 8})
-	f.Add(uint16(3), uint16(1), uint16(0), uint16(1), false, []byte{0, 1, 0, 1, 0, 1, 0, 1, 0, 2, 254, 1, 0, 5, 7, 0, 6, 0, 6, 2})
+	f.Add(uint16(3), uint16(16), uint16(0), uint16(16), false, []byte{0, 1, 0, 1, 0, 1, 0, 1, 0, 2, 254, 1, 0, 5, 7, 0, 6, 0, 6, 2})
+	f.Add(uint16(500), uint16(50), uint16(100), uint16(30), false, []byte{0, 1, 1, 1, 1, 2, 3, 1, 0, 2, 2, 1, 0, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 250, 3, 1, 1, 4, 4, 0, 4, 1, 1, 5, 5, 6, 1, 7, 1, 7, 0, 7, 1, 7, 1, 8, 8, 10, 1, 3, 0, 4})
 	f.Fuzz(func(t *testing.T, downSize, downChunk, upSize, upChunk uint16, dmaSync bool, ops []byte) {
 		m := fuzzMachine(t, dmaSync)
+		out := recordLines(m)
 		data := fuzzData(int(downSize), len(ops))
-		n, err := m.CreateDownStream(unsafe.Pointer(unsafe.SliceData(data)), 0, int(downSize), int(downChunk))
-		downNeed := extNeed(int(downSize), int(downChunk))
 		free := fuzzMemory.ExtSize - guardSize
-		if (err == nil) != (downChunk > 0 && downNeed <= free) {
-			t.Fatalf("CreateDownStream(%d, %d): %v", downSize, downChunk, err)
-		}
-		if err != nil {
+		rounded := func(n int) int { return (max(n, 1) + emesh.Align - 1) &^ (emesh.Align - 1) }
+		downNeed := chainSize(int(downSize), max(int(downChunk), 1))
+		n, err := m.CreateDownStream(unsafe.Pointer(unsafe.SliceData(data)), 0, int(downSize), int(downChunk))
+		switch {
+		case downChunk < MinTokenSize:
+			if err != HostText("ERROR: minimum chunk size is 16 bytes") {
+				t.Fatalf("CreateDownStream(%d, %d): %v", downSize, downChunk, err)
+			}
 			return
+		case rounded(downNeed) > free:
+			if err != HostText("ERROR: not enough memory in extmem for ebsp_send_buffered_raw") {
+				t.Fatalf("CreateDownStream(%d, %d): %v", downSize, downChunk, err)
+			}
+			return
+		case err != nil || n != 0:
+			t.Fatalf("CreateDownStream(%d, %d): %d, %v", downSize, downChunk, n, err)
 		}
 		area, err := m.CreateUpStream(0, int(upSize), int(upChunk))
-		if (err == nil) != (upChunk > 0 && extNeed(int(upSize), int(upChunk)) <= free-downNeed) {
+		switch {
+		case upChunk < MinTokenSize:
+			if err != HostText("ERROR: minimum chunk size is 16 bytes") {
+				t.Fatalf("CreateUpStream(%d, %d): %v", upSize, upChunk, err)
+			}
+			return
+		case rounded(int(upSize)) > free-rounded(downNeed):
+			if err != HostText("ERROR: not enough memory in extmem for ebsp_get_buffered") {
+				t.Fatalf("CreateUpStream(%d, %d): %v", upSize, upChunk, err)
+			}
+			return
+		case err != nil:
 			t.Fatalf("CreateUpStream(%d, %d): %v", upSize, upChunk, err)
 		}
-		if err != nil {
-			return
+		down := newStreamModel(0, downStream, int(downChunk), m.memory.legacy[0][0].area, downNeed)
+		if want := boardChain(data, true, int(downChunk)); !bytes.Equal(down.area, want) {
+			t.Fatalf("the down stream's area is %x; want %x", down.area[:min(64, len(down.area))], want[:min(64, len(want))])
 		}
-		if n != 0 {
-			t.Fatalf("the first down stream of core 0 is number %d", n)
-		}
-		downArea := m.memory.streams[0].area
-		down := newStreamModel(m, LegacyDown, 0, downArea, int(downSize), int(downChunk), data)
-		up := newStreamModel(m, LegacyUp, 1, area, int(upSize), int(upChunk), nil)
-		k := &fuzzKernel{t: t, m: m, in: &fuzzInput{ops}, streams: []*streamModel{down, up}}
+		up := newStreamModel(1, upStream, int(upChunk), area, int(upSize))
+		k := &fuzzKernel{t: t, m: m, in: &fuzzInput{ops}, out: out, streams: []*streamModel{down, up}}
 		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
 		for first := true; first || k.in.more(); first = false {
 			runAgain(t, m, func(c kcore) {
@@ -472,8 +626,8 @@ func FuzzStreamLegacy(f *testing.F) {
 				k.runLegacy(down, up)
 			})
 			for _, s := range k.streams {
-				s.open, s.handed, s.handedP = false, nil, nil
-				checkLayout(t, s.area, s.tokens)
+				s.open, s.cur, s.next, s.handed, s.handedP, s.cursor = false, nil, nil, nil, nil, 0
+				k.checkArea(s)
 			}
 			if t.Failed() {
 				return
@@ -482,39 +636,157 @@ func FuzzStreamLegacy(f *testing.F) {
 	})
 }
 
+// upChunk is the model of an up stream's chunk buffer: the size before the
+// chunk and the chunk's bytes as the kernel wrote them.
+type upChunk struct {
+	p    unsafe.Pointer // the address handed out
+	size int
+	data []byte
+}
+
 // runLegacy runs operations until the input asks for the next run.
 func (k *fuzzKernel) runLegacy(down, up *streamModel) {
-	var chunk unsafe.Pointer // the buffer the kernel writes the next chunk up in
-	upChunk := up.tokenSize
+	var chunks [2]*upChunk // the up stream's current and spare chunk buffers
+	hand := func(p unsafe.Pointer) {
+		chunks[0] = &upChunk{p: p, size: up.tokenSize, data: k.fill(p, up.tokenSize)}
+	}
+	syncUp := func() { // the model's buffers follow chunks
+		up.cur, up.next = nil, nil
+		if chunks[0] != nil {
+			up.cur = &tokenCopy{}
+		}
+		if chunks[1] != nil {
+			up.next = &tokenCopy{}
+		}
+	}
 	for k.in.more() && !k.t.Failed() {
 		k.checkMemory()
 		switch k.in.next() % 11 {
 		case 0:
-			k.open(down, "ebsp_open_down_stream")
-		case 1:
-			k.moveDown(down, "ebsp_move_chunk_down", k.in.next()%2 == 1)
-		case 2:
-			k.seek(down, "ebsp_move_down_cursor", k.in.delta())
-		case 3:
-			k.seek(down, "ebsp_reset_down_cursor", math.MinInt32)
-		case 4:
-			k.close(down, "ebsp_close_down_stream")
-		case 5:
-			if mv := k.open(up, "ebsp_open_up_stream"); mv.Buffer != nil {
-				chunk, upChunk = mv.Buffer, up.tokenSize
+			mv := k.c.OpenDownStream(0)
+			switch {
+			case down.cur != nil || down.next != nil:
+				k.said("ebsp_open_down_stream", errOpenOpened)
+				mv.Size = -mv.Size
+			case k.free() < down.bufSize():
+				k.said("ebsp_open_down_stream", errStreamMemory)
+				mv.Size = -mv.Size
+			default:
+				var lines []string
+				down.cursor = 0
+				down.next = k.read(down, &lines)
+				k.said("ebsp_open_down_stream", lines...)
+				if !mv.SetBuffer || !k.local().Contains(mv.Buffer, down.tokenSize) {
+					k.t.Errorf("ebsp_open_down_stream handed out %p", mv.Buffer)
+				}
+				mv.Size -= down.tokenSize
 			}
+			if mv.Size != 0 {
+				k.t.Errorf("ebsp_open_down_stream returned %d too many", mv.Size)
+			}
+		case 1:
+			prealloc := k.in.next()%2 == 1
+			mv := k.call(func() Move { return k.c.MoveChunkDown(0, prealloc) })
+			if down.cur == nil && down.next == nil {
+				k.said("ebsp_move_chunk_down", "BSP ERROR: ebsp_move_chunk_down: this core's stream 0 is not open (superstep 0)")
+				continue
+			}
+			size, tc, lines := k.moveDown(down, prealloc)
+			k.said("ebsp_move_chunk_down", lines...)
+			k.checkHanded("ebsp_move_chunk_down", down, mv, size, tc)
+		case 2:
+			delta := k.in.delta()
+			k.c.MoveDownCursor(0, delta)
+			switch k.walk(down, delta, true) {
+			case walkedToEnd:
+				k.said("ebsp_move_down_cursor", errJumpOut)
+			case walkedCorrupt:
+				k.said("ebsp_move_down_cursor", "BSP ERROR: ebsp_move_down_cursor: this core's stream 0: the header at byte ...")
+			default:
+				k.said("ebsp_move_down_cursor")
+			}
+		case 3:
+			k.c.ResetDownCursor(0)
+			k.said("ebsp_reset_down_cursor")
+			down.cursor = 0
+		case 4:
+			k.call(func() Move { return k.c.CloseLegacy(0, false) })
+			if down.cur == nil {
+				k.said("ebsp_close_down_stream", errCloseClosed)
+				continue
+			}
+			k.said("ebsp_close_down_stream")
+			down.cur, down.next, down.handed, down.handedP = nil, nil, nil, nil
+		case 5:
+			mv := k.c.OpenUpStream(1)
+			switch {
+			case chunks[0] != nil:
+				k.said("ebsp_open_up_stream", errOpenUpTwice)
+			case k.free() < up.bufSize():
+				k.said("ebsp_open_up_stream", errStreamMemory)
+			default:
+				k.said("ebsp_open_up_stream")
+				if mv.Size != up.tokenSize || !mv.SetBuffer || !k.local().Contains(mv.Buffer, up.tokenSize) {
+					k.t.Errorf("ebsp_open_up_stream returned %d and %p", mv.Size, mv.Buffer)
+				}
+				up.cursor = 0
+				hand(mv.Buffer)
+			}
+			syncUp()
 		case 6:
 			size := []int{1 + k.in.u16()%up.tokenSize, up.tokenSize, up.tokenSize + 1, -k.in.next()}[k.in.next()%4]
-			err := k.c.SetUpChunkSize("ebsp_set_up_chunk_size", up.id, size)
-			if !k.wantErr("ebsp_set_up_chunk_size", err, !up.open || size <= 0 || size > up.tokenSize) {
-				upChunk = size
+			k.c.SetUpChunkSize(1, size)
+			if chunks[0] == nil {
+				k.said("ebsp_set_up_chunk_size", "BSP ERROR: ebsp_set_up_chunk_size: this core's stream 1 is not open (superstep 0)")
+				continue
 			}
+			k.said("ebsp_set_up_chunk_size")
+			binary.LittleEndian.PutUint32(chunks[0].data, uint32(int32(size)))
 		case 7:
-			k.moveChunkUp(up, &chunk, upChunk, k.in.next()%2 == 1)
+			prealloc := k.in.next()%2 == 1
+			mv := k.call(func() Move { return k.c.MoveChunkUp(1, prealloc) })
+			if chunks[0] == nil {
+				k.said("ebsp_move_chunk_up", "BSP ERROR: ebsp_move_chunk_up: this core's stream 1 is not open (superstep 0)")
+				continue
+			}
+			if prealloc && chunks[1] == nil && k.free() < up.bufSize() {
+				k.said("ebsp_move_chunk_up", errStreamMemory)
+				continue
+			}
+			k.said("ebsp_move_chunk_up")
+			n := min(chunks[0].size, len(up.area)-up.cursor)
+			copy(up.area[up.cursor:], chunks[0].data[:n])
+			up.cursor += n
+			if mv.Size != up.tokenSize || !mv.SetBuffer {
+				k.t.Errorf("ebsp_move_chunk_up returned %d (buffer set: %v); want %d", mv.Size, mv.SetBuffer, up.tokenSize)
+			}
+			sent := chunks[0]
+			if prealloc {
+				spare := chunks[1]
+				chunks[1] = sent
+				if spare != nil && mv.Buffer != spare.p || mv.Buffer == sent.p {
+					k.t.Errorf("ebsp_move_chunk_up with prealloc handed out %p; want the other buffer", mv.Buffer)
+				}
+			} else {
+				chunks[1] = nil
+				if mv.Buffer != sent.p {
+					k.t.Errorf("ebsp_move_chunk_up handed out %p; want the same buffer %p", mv.Buffer, sent.p)
+				}
+			}
+			hand(mv.Buffer)
+			syncUp()
 		case 8:
-			k.close(up, "ebsp_close_up_stream")
+			k.call(func() Move { return k.c.CloseLegacy(1, true) })
+			if chunks[0] == nil {
+				k.said("ebsp_close_up_stream", errCloseClosed)
+				continue
+			}
+			k.said("ebsp_close_up_stream")
+			chunks = [2]*upChunk{}
+			syncUp()
+			k.checkArea(up)
 		case 9:
-			k.mixUp(down, up, k.in.next()%4)
+			k.mixUp(k.in.next() % 5)
 		case 10:
 			return
 		}
@@ -522,75 +794,64 @@ func (k *fuzzKernel) runLegacy(down, up *streamModel) {
 	k.checkMemory()
 }
 
-// moveChunkUp is ebsp_move_chunk_up of the chunk in *chunk; the kernel
-// writes its next chunk in the buffer handed back.
-func (k *fuzzKernel) moveChunkUp(up *streamModel, chunk *unsafe.Pointer, n int, prealloc bool) {
-	const call = "ebsp_move_chunk_up"
-	var payload []byte
-	if up.open {
-		payload = k.fill(*chunk, n)
-	}
-	mv, err := k.c.MoveChunkUp(call, up.id, *chunk, prealloc)
-	if k.wantErr(call, err, !up.open || n > up.room()) {
-		return
-	}
-	await(k.c, mv)
-	if mv.Size != n || !k.local().Contains(mv.Buffer, up.tokenSize) || (!prealloc && mv.Buffer != *chunk) {
-		k.t.Errorf("%s returned %d bytes and buffer %p (sent from %p); want %d bytes and a token buffer", call, mv.Size, mv.Buffer, *chunk, n)
-	}
-	up.movedUp(payload)
-	*chunk = mv.Buffer
-}
-
 // mixUp makes a call on the wrong kind of stream or a stream that does
-// not exist; each must fail and change nothing.
-func (k *fuzzKernel) mixUp(down, up *streamModel, which int) {
-	var err *Error
-	call := []string{"ebsp_open_up_stream", "ebsp_open_down_stream", "ebsp_move_chunk_up", "ebsp_move_chunk_down"}[which]
+// not exist; each prints the board's text and changes nothing.
+func (k *fuzzKernel) mixUp(which int) {
+	var mv Move
+	want := errMixedUpDown
 	switch which {
 	case 0:
-		_, err = k.c.StreamOpen(call, down.id, LegacyUp)
+		mv = k.c.OpenUpStream(0)
 	case 1:
-		_, err = k.c.StreamOpen(call, up.id, LegacyDown)
+		mv = k.c.OpenDownStream(1)
 	case 2:
-		_, err = k.c.MoveChunkUp(call, down.id, nil, false)
+		mv = k.c.MoveChunkUp(0, false)
 	case 3:
-		_, err = k.c.StreamMoveDown(call, 2, LegacyDown, true)
+		mv = k.c.MoveChunkDown(2, true)
+		want = errNoSuchStream
+	case 4:
+		mv = k.c.CloseLegacy(-1, true)
+		want = errNoSuchStream
 	}
-	k.wantErr(call, err, true)
+	k.said("mixed-up call", want)
+	if mv != (Move{}) {
+		k.t.Errorf("mixed-up call %d returned %+v", which, mv)
+	}
 }
 
 // FuzzStreamCorrupt lets the host overwrite words of a stream's area (it
 // may: the area is its memory) and then runs fuzzed stream calls on it.
-// No model predicts the tokens any more; what must hold is that the engine
-// keeps its cursor inside the area, hands out tokens of at most the token
-// size from local memory, writes nothing outside the area, reports
-// misuse or corruption as an *Error, and frees its buffers on close.
+// What must hold: the engine keeps its cursor inside the area, hands out
+// tokens of at most the token size from local memory, writes nothing
+// outside the area, and frees its buffers on close.
 func FuzzStreamCorrupt(f *testing.F) {
 	// ops: 0 open, 1 move down, 2 seek, 3 move up, 4 close.
 	f.Add(uint16(160), uint16(16), []byte{8, 3, 0, 1, 1, 1, 1, 2, 0})
 	f.Add(uint16(160), uint16(16), []byte{20, 2, 0, 1, 1, 1, 1, 2, 0, 2, 3, 2, 0})
 	f.Add(uint16(64), uint16(32), []byte{1, 6, 0, 1, 1, 1, 1, 4, 0, 1, 0})
 	f.Add(uint16(0), uint16(16), []byte{1, 6, 0, 1, 1, 2, 1, 4})
+	f.Add(uint16(300), uint16(40), []byte{2, 7, 0, 3, 9, 1, 0, 1, 1, 3, 2, 2, 3, 1, 1, 1, 0, 2, 2, 1, 1, 4, 0, 1})
 	f.Fuzz(func(t *testing.T, size, tokenSize uint16, ops []byte) {
 		tokenSize = max(tokenSize, MinTokenSize)
-		if extNeed(int(size), int(tokenSize)) > fuzzMemory.ExtSize-guardSize {
+		need := chainSize(int(size), int(tokenSize))
+		if need > fuzzMemory.ExtSize-guardSize {
 			return
 		}
 		m := fuzzMachine(t, false)
+		out := recordLines(m)
 		data := fuzzData(int(size), len(ops))
 		areaP, err := m.CreateStream(int(size), int(tokenSize), unsafe.Pointer(unsafe.SliceData(data)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := newStreamModel(m, CurrentStreams, 0, areaP, int(size), int(tokenSize), data)
+		s := newStreamModel(0, anyStream, int(tokenSize), areaP, need)
 		in := &fuzzInput{ops}
 		for n := in.next() % 4; n >= 0; n-- {
-			at := 4 * (in.u16() % (s.areaSize / 4))
-			v := []int{-1, -8, -16, -24, 0, 1, s.tokenSize, s.tokenSize + 1, s.areaSize, math.MaxInt32, math.MinInt32, in.u16() - 0x8000}[in.next()%12]
-			binary.LittleEndian.PutUint32(s.area[at:], uint32(int32(v)))
+			at := 4 * (in.u16() % (need / 4))
+			v := []int{-1, -8, -16, -24, 0, 1, s.tokenSize, s.tokenSize + 1, need, math.MaxInt32, math.MinInt32, in.u16() - 0x8000}[in.next()%12]
+			binary.LittleEndian.PutUint32(s.real[at:], uint32(int32(v)))
 		}
-		k := &fuzzKernel{t: t, m: m, in: in, streams: []*streamModel{s}}
+		k := &fuzzKernel{t: t, m: m, in: in, out: out, streams: []*streamModel{s}}
 		k.extSnap = append([]byte(nil), bytesAt(m.Memory().Ext().Base(), m.Memory().Ext().Size())...)
 		runAgain(t, m, func(c kcore) {
 			k.c = c
@@ -602,95 +863,42 @@ func FuzzStreamCorrupt(f *testing.F) {
 // runCorrupt runs stream calls on a corrupt stream and checks what can
 // still be checked.
 func (k *fuzzKernel) runCorrupt(s *streamModel) {
-	src := make([]byte, s.tokenSize)
+	src := make([]byte, s.tokenSize+8)
 	for k.in.more() && !k.t.Failed() {
-		var err *Error
 		switch op := k.in.next() % 5; op {
 		case 0:
-			_, err = k.c.StreamOpen("bsp_stream_open", s.id, s.api)
-			s.open = s.open || err == nil
+			s.open = s.open || k.c.StreamOpen(s.id).Size != 0
 		case 1:
-			var mv Move
-			mv, err = k.c.StreamMoveDown("bsp_stream_move_down", s.id, s.api, k.in.next()%2 == 1)
-			await(k.c, mv)
+			mv := k.call(func() Move { return k.c.StreamMoveDown(s.id, k.in.next()%2 == 1) })
 			if mv.Size < 0 || mv.Size > s.tokenSize || (mv.Size > 0 && !k.local().Contains(mv.Buffer, mv.Size)) {
 				k.t.Errorf("bsp_stream_move_down handed out %d bytes at %p", mv.Size, mv.Buffer)
 			}
 		case 2:
-			err = k.c.StreamSeek("bsp_stream_seek", s.id, s.api, k.in.delta())
+			delta := k.in.delta()
+			k.call(func() Move { return k.c.StreamSeek(s.id, delta) })
 		case 3:
-			var mv Move
-			mv, err = k.c.StreamMoveUp("bsp_stream_move_up", s.id, s.api, unsafe.Pointer(&src[0]), 1+k.in.next()%s.tokenSize, true)
-			await(k.c, mv)
+			n := 1 + k.in.next()%s.tokenSize
+			k.call(func() Move { return k.c.StreamMoveUp(s.id, unsafe.Pointer(&src[0]), n, true) })
 		case 4:
-			var wait uint32
-			if wait, err = k.c.StreamClose("bsp_stream_close", s.id, s.api); err == nil {
-				k.c.DMA().Wait(wait)
-				k.c.StreamRelease(s.id, s.api)
-				s.open = false
-			}
+			k.call(func() Move { return k.c.StreamClose(s.id) })
+			s.open = false
 		}
-		if err != nil && (err.Pid != k.c.Pid() || err.What == "") {
-			k.t.Errorf("malformed error %#v", err)
+		k.out.take(k.c.Pid())
+		o := k.c.streams.open[s.id]
+		if o != nil && (o.cursor < 0 || o.cursor > len(s.real)-headerSize) {
+			k.t.Errorf("the cursor is at byte %d, outside the %d-byte area", o.cursor, len(s.real))
 		}
-		if o := k.c.streams[s.id]; o != nil && (o.cursor < 0 || o.cursor > s.areaSize-headerSize) {
-			k.t.Errorf("the cursor is at byte %d, outside the %d-byte area", o.cursor, s.areaSize)
+		bufs := 0
+		if o != nil {
+			bufs = map[bool]int{false: 0, true: 1}[o.cur != nil] + map[bool]int{false: 0, true: 1}[o.next != nil]
 		}
-		k.checkMemory()
+		if used := k.local().InUse(); used != bufs*s.bufSize() {
+			k.t.Errorf("local memory in use: %d bytes, with %d token buffers of %d", used, bufs, s.bufSize())
+		}
+		ext := bytesAt(k.m.Memory().Ext().Base(), len(k.extSnap))
+		off := int(uintptr(s.base) - uintptr(unsafe.Pointer(&ext[0])))
+		if !bytes.Equal(ext[:off], k.extSnap[:off]) || !bytes.Equal(ext[off+len(s.real):], k.extSnap[off+len(s.real):]) {
+			k.t.Errorf("external memory outside the stream changed")
+		}
 	}
-}
-
-// TestStreamSeekCorruptPrevSize is what FuzzStreamCorrupt found: a
-// negative size before a token, written by the host, walked a seek back
-// out of the area (and the process into a segfault).
-func TestStreamSeekCorruptPrevSize(t *testing.T) {
-	m := fuzzMachine(t, false)
-	data := fuzzData(160, 1)
-	p, err := m.CreateStream(len(data), 16, unsafe.Pointer(&data[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	binary.LittleEndian.PutUint32(bytesAt(p, 3*24)[2*24:], uint32(0xfffffff0)) // token 1's size before token 2: -16
-	runAgain(t, m, func(c kcore) {
-		if _, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams); err != nil {
-			t.Error(err)
-			return
-		}
-		if err := c.StreamSeek("bsp_stream_seek", 0, CurrentStreams, 5); err != nil {
-			t.Error(err)
-		}
-		err := c.StreamSeek("bsp_stream_seek", 0, CurrentStreams, math.MinInt32)
-		if err == nil || err.What != "stream 0 is corrupt: a token of -16 bytes before byte 48 of its area" {
-			t.Errorf("seek back over a corrupt size: %v", err)
-		}
-		mv, err := c.StreamMoveDown("bsp_stream_move_down", 0, CurrentStreams, false)
-		if err != nil || !bytes.Equal(bytesAt(await(c, mv).Buffer, mv.Size), data[32:48]) {
-			t.Errorf("after the failed seek the cursor is not at token 2: %v", err)
-		}
-	})
-}
-
-// TestStreamOpenCorruptFirstToken: open prefetched a first token whose
-// size the host had overwritten without checking it against the area, so
-// the DMA read past the area's end.
-func TestStreamOpenCorruptFirstToken(t *testing.T) {
-	m := fuzzMachine(t, false)
-	p, err := m.CreateStream(0, 64, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	binary.LittleEndian.PutUint32(bytesAt(p, 8)[4:], 64) // a 64-byte token in an 8-byte area
-	runAgain(t, m, func(c kcore) {
-		if _, err := c.StreamOpen("bsp_stream_open", 0, CurrentStreams); err != nil {
-			t.Error(err)
-			return
-		}
-		if c.streams[0].pending != nil {
-			t.Error("open fetches a token that runs past the area")
-		}
-		_, err := c.StreamMoveDown("bsp_stream_move_down", 0, CurrentStreams, true)
-		if err == nil || err.What != "stream 0 is corrupt: a token of 64 bytes at byte 0 of its area" {
-			t.Errorf("move down of the corrupt token: %v", err)
-		}
-	})
 }

@@ -15,8 +15,8 @@ type memoryState struct {
 	mem    *emesh.Memory
 
 	streamMu sync.Mutex
-	streams  []*Stream // by stream id, in creation order
-	legacy   [][]int   // per core: its deprecated stream numbers -> stream ids
+	streams  []*Stream   // bsp_stream_create streams, by id
+	legacy   [][]*Stream // per core: its deprecated streams, by its number for them
 }
 
 // SetMemoryConfig sets the memory sizes of the next Begin (default:
@@ -38,7 +38,7 @@ func (m *Machine) beginMemory(nprocs int) error {
 	}
 	m.memory.mem = mem
 	m.memory.streams = nil
-	m.memory.legacy = make([][]int, nprocs)
+	m.memory.legacy = make([][]*Stream, m.mesh.Cores()) // any core of the chip, as on the board
 	return nil
 }
 

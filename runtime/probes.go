@@ -19,13 +19,14 @@ func (m *Machine) SetProbes(p Probes) { m.probes = p }
 
 // running reports whether core pid may still act in this superstep: it
 // runs kernel code (or has not started), as opposed to waiting in a
-// synchronisation or having left its kernel.
+// synchronisation or having left its kernel. A core blocked in an LQCD
+// waitFor returns from it by itself (a timeout), so it counts as running.
 func (m *Machine) running(pid int) bool {
 	if m.probes.Where == nil {
 		return false
 	}
 	w := m.probes.Where(pid)
-	return w == WhereRunning || w == WhereIdle
+	return w == WhereRunning || w == WhereIdle || w == WhereLqcdWait
 }
 
 func (m *Machine) print(pid int, text string) {

@@ -19,6 +19,8 @@ const (
 	WhereHostSync
 	WhereEnd
 	WhereFinished
+	WhereLqcd     // in an LQCD collective (sumDouble, waitForBarrier, ...)
+	WhereLqcdWait // blocked in LQCD waitFor / waitForMultiple
 )
 
 func (w Where) String() string {
@@ -35,6 +37,10 @@ func (w Where) String() string {
 		return "waiting in bsp_end"
 	case WhereFinished:
 		return "returned from its kernel"
+	case WhereLqcd:
+		return "waiting in an LQCD collective"
+	case WhereLqcdWait:
+		return "waiting in LQCD waitFor"
 	}
 	return "not started"
 }

@@ -1,324 +1,388 @@
 package runtime
 
 import (
+	"math"
 	"unsafe"
 )
 
-// StreamAPI tells which family of calls names a stream, and so what its
-// number means.
-type StreamAPI int
+// The cores' stream calls, as the board's library carries them out. A
+// stream in use has a cursor (the header before the next token) and up to
+// two token buffers in the core's local memory, each a copy of a header
+// followed by room for the largest token:
+//
+//   - bsp_stream_open only takes the stream (any core, any id not in use)
+//     and puts the cursor at the start; the buffers come with the first
+//     move down.
+//   - A move down reads the header at the cursor into the current buffer
+//     and fetches the token after it by DMA, moving the cursor past it.
+//     With preload it then fetches the next token into the other buffer at
+//     once, moving the cursor past that one too; the next move down swaps
+//     the buffers instead of reading.
+//   - A move up writes the token straight from the caller's memory at the
+//     cursor (size rounded up to a multiple of 8), the header after it with
+//     the stream ending there, and moves the cursor past it.
+//   - A seek walks the cursor over headers and drops a preloaded token.
+//
+// So moves down, up and seeks may come in any order. A call that touches
+// the stream's memory or buffers first waits for its previous transfer.
 
-const (
-	// CurrentStreams is bsp_stream_*: the number is the stream id.
-	CurrentStreams StreamAPI = iota
-	// LegacyDown is the deprecated down-stream calls: the number is the
-	// core's own count of the streams made for it.
-	LegacyDown
-	// LegacyUp is the deprecated up-stream calls, numbered like LegacyDown.
-	LegacyUp
-)
-
-// direction is which way an open stream is being used; the first move
-// decides it until the stream is closed.
-type direction int
-
-const (
-	undecided direction = iota
-	movingDown
-	movingUp
-)
-
-// openStream is a core's state of a stream it has open.
+// openStream is a core's state of a stream: on the board it lives in the
+// kernel's ebsp_stream handle, or for the deprecated calls in the core's
+// copy of its stream descriptors.
 type openStream struct {
-	s       *Stream
-	name    string // how messages name it
-	dir     direction
-	cursor  int              // area offset of the header before the next token
-	bufs    []unsafe.Pointer // token buffers in local memory: one, two once double buffering
-	pending *fetch           // the token at cursor, fetched or being fetched
-	lastUp  uint32           // ticket of the newest token moved up
-	last    uint32           // ticket of the newest transfer of any kind
-	upChunk int              // deprecated up streams: size of the next chunks
+	s      *Stream
+	cursor int            // area offset of the header before the next token
+	cur    unsafe.Pointer // buffer of the token handed out last (or being sent up), or nil
+	next   unsafe.Pointer // buffer of the preloaded token (the spare chunk buffer), or nil
+	last   uint32         // DMA ticket of the stream's newest transfer
 }
 
-// fetch is a token being copied into token buffer buf.
-type fetch struct {
-	buf    int
-	size   int
-	ticket uint32
+// coreStreams is a core's stream state in one run.
+type coreStreams struct {
+	open   map[int]*openStream // bsp_stream_create streams this core has open, by id
+	legacy []*openStream       // this core's deprecated streams, by number; made at first use
 }
 
-// Move is the outcome of a stream call for the C side: wait until DMA
-// ticket Wait is complete (0: nothing to wait for), then hand Buffer and
-// Size to the kernel.
+func (c *Core) streamState() *coreStreams {
+	if c.streams == nil {
+		c.streams = &coreStreams{open: map[int]*openStream{}}
+	}
+	return c.streams
+}
+
+// Move is the outcome of a stream call for the C side.
 type Move struct {
-	Buffer unsafe.Pointer
-	Size   int
-	Wait   uint32
+	// Again: nothing was done; wait for DMA ticket Wait and make the same
+	// call again (the call waits for the stream's previous transfer, and a
+	// core thread never waits inside the engine).
+	Again bool
+	// Wait is the transfer to wait for before returning to the kernel
+	// (0: none).
+	Wait uint32
+	// Size is the call's return value.
+	Size int
+	// Buffer is handed to the kernel (*buffer, *address) when SetBuffer.
+	Buffer    unsafe.Pointer
+	SetBuffer bool
 }
 
-// resolve finds the stream a call names; legacy numbers are this core's.
-func (c *Core) resolve(call string, id int, api StreamAPI) (*Stream, string, *Error) {
-	ms := &c.m.memory
-	ms.streamMu.Lock()
-	defer ms.streamMu.Unlock()
-	if api == CurrentStreams {
-		if id < 0 || id >= len(ms.streams) {
-			return nil, "", c.errorf(call, "there is no stream %d (the host made %s)", id, countStreams(len(ms.streams)))
+// The board's texts, printed through ebsp_message.
+const (
+	errNoSuchStream  = "BSP ERROR: stream does not exist"
+	errStreamInUse   = "BSP ERROR: stream with id %d is in use"
+	errStreamMemory  = "BSP ERROR: could not allocate enough memory for stream"
+	errStreamFull    = "BSP ERROR: Stream %d has %d space left, token of size %d can not be moved up."
+	warnTokenTooLong = "BSP WARNING: Moving token of size %d up to stream %d with max token size %d"
+	errTokenTooLong  = "BSP ERROR: Stream contained token larger (%d) than maximum token size (%d) for stream. (truncated)"
+)
+
+// again asks the C side to wait for the stream's previous transfer first.
+func (c *Core) again(o *openStream) (Move, bool) {
+	if o.last != 0 && !c.DMA().Done(o.last) {
+		return Move{Again: true, Wait: o.last}, true
+	}
+	return Move{}, false
+}
+
+func (c *Core) freeLocal(p unsafe.Pointer) {
+	local := c.m.memory.mem.Local(c.pid)
+	if off, ok := local.Offset(p); ok {
+		local.Free(off)
+	}
+}
+
+// bufSize is the size of the token in a token buffer (its header's second int).
+func bufSize(buf unsafe.Pointer) int { return int(*(*int32)(unsafe.Add(buf, 4))) }
+
+// readToken reads the header at the cursor into buf and starts fetching
+// the token after it into buf, past the header; a token larger than the
+// stream's token size is cut to it (the cursor still moves past all of it).
+// now: the caller waits for the transfer at once. It returns the ticket (0
+// when nothing is fetched: the end of the stream).
+func (c *Core) readToken(call, name string, o *openStream, buf unsafe.Pointer, now bool) uint32 {
+	s := o.s
+	prev, size := s.prevSize(o.cursor), s.nextSize(o.cursor)
+	var t uint32
+	if size != 0 && (size < 0 || o.cursor+2*headerSize+size > s.areaSize) {
+		c.diag(call, "%s: the header at byte %d of its area announces a token of %d bytes, which runs out of the area; read as the end", name, o.cursor, size)
+		size = 0
+	}
+	if size != 0 {
+		from := unsafe.Add(s.area, o.cursor+headerSize)
+		o.cursor += headerSize + size
+		if size > s.tokenSize {
+			c.say(errTokenTooLong, size, s.tokenSize)
+			size = s.tokenSize
 		}
-		return ms.streams[id], streamName(id), nil
+		push := c.DMA().Push
+		if now {
+			push = c.DMA().PushNow
+		}
+		t = push(unsafe.Add(buf, headerSize), from, size)
+		o.last = t
 	}
-	mine := ms.legacy[c.pid]
-	name := "this core's stream " + itoa(id)
-	if id < 0 || id >= len(mine) {
-		return nil, "", c.errorf(call, "there is no stream %d for this core (the host made %s for it)", id, countStreams(len(mine)))
-	}
-	s := ms.streams[mine[id]]
-	want := map[StreamAPI]streamKind{LegacyDown: downStream, LegacyUp: upStream}[api]
-	if s.kind != want {
-		return nil, "", c.errorf(call, "%s is %s, not %s; up and down streams cannot be mixed",
-			name, article(s.kind), article(want))
-	}
-	return s, name, nil
+	*(*int32)(buf) = int32(prev)
+	*(*int32)(unsafe.Add(buf, 4)) = int32(size)
+	return t
 }
 
-// openStreamFor finds a stream this core has open.
-func (c *Core) openStreamFor(call string, id int, api StreamAPI) (*openStream, *Error) {
-	s, name, err := c.resolve(call, id, api)
-	if err != nil {
-		return nil, err
+// moveDown is a move down on a chained stream: the token at the cursor
+// goes to the kernel, in the current buffer (read now, or swapped in from
+// the preload), and with preload the next one is fetched.
+func (c *Core) moveDown(call, name string, o *openStream, preload bool) Move {
+	var wait uint32
+	if o.next == nil {
+		wait = c.readToken(call, name, o, o.cur, true)
+	} else {
+		o.cur, o.next = o.next, o.cur
 	}
-	if o := c.streams[s.id]; o != nil {
-		return o, nil
+	if bufSize(o.cur) == 0 {
+		return Move{SetBuffer: true} // the end: *buffer = NULL
 	}
-	c.m.memory.streamMu.Lock()
-	owner := s.owner
-	c.m.memory.streamMu.Unlock()
-	if owner != noOwner {
-		return nil, c.errorf(call, "%s is open on core %02d, not on this core", name, owner)
+	mv := Move{Buffer: unsafe.Add(o.cur, headerSize), SetBuffer: true, Wait: wait}
+	if preload {
+		if o.next == nil {
+			if o.next = c.Malloc(o.s.tokenSize + headerSize); o.next == nil {
+				c.say(errStreamMemory)
+				return mv // the token is handed out, yet the call returns 0
+			}
+		}
+		c.readToken(call, name, o, o.next, false)
+	} else if o.next != nil {
+		c.freeLocal(o.next)
+		o.next = nil
 	}
-	return nil, c.errorf(call, "%s is not open (closed already, or never opened)", name)
+	mv.Size = bufSize(o.cur)
+	return mv
 }
 
-// StreamOpen opens a stream for this core: it takes ownership, gets a token
-// buffer in local memory, and starts fetching the first token unless the
-// stream is for moving up. Move.Buffer is the token buffer, Move.Size the
-// stream's token size.
-func (c *Core) StreamOpen(call string, id int, api StreamAPI) (Move, *Error) {
-	s, name, err := c.resolve(call, id, api)
-	if err != nil {
-		return Move{}, err
-	}
+// StreamOpen is bsp_stream_open: it returns the stream's token size.
+func (c *Core) StreamOpen(id int) Move {
+	const call = "bsp_stream_open"
 	ms := &c.m.memory
 	ms.streamMu.Lock()
-	owner := s.owner
-	if owner == noOwner {
-		s.owner = c.pid
+	n := len(ms.streams)
+	var s *Stream
+	inUse := false
+	if id >= 0 && id < n {
+		s = ms.streams[id]
+		if inUse = s.owner != noOwner; !inUse {
+			s.owner = c.pid
+		}
 	}
 	ms.streamMu.Unlock()
 	switch {
-	case owner == c.pid:
-		return Move{}, c.errorf(call, "%s is already open on this core", name)
-	case owner != noOwner:
-		return Move{}, c.errorf(call, "%s is already open on core %02d; a stream is open on one core at a time", name, owner)
+	case id < 0: // the board reads a descriptor before the table
+		c.diag(call, "there is no stream %d (the host made %s)", id, countStreams(n))
+		return Move{}
+	case s == nil:
+		c.say(errNoSuchStream)
+		return Move{}
+	case inUse:
+		c.say(errStreamInUse, id)
+		return Move{}
 	}
-	buf := c.Malloc(s.tokenSize)
-	if buf == nil {
-		c.releaseOwnership(s)
-		local := ms.mem.Local(c.pid)
-		return Move{}, c.errorf(call, "no room in local memory for a token buffer of %d bytes for %s (%d of %d bytes in use)",
-			s.tokenSize, name, local.InUse(), local.Size())
-	}
-	o := &openStream{s: s, name: name, bufs: []unsafe.Pointer{buf}, upChunk: s.tokenSize}
-	switch api {
-	case LegacyDown:
-		o.dir = movingDown
-	case LegacyUp:
-		o.dir = movingUp
-	}
-	if c.streams == nil {
-		c.streams = map[int]*openStream{}
-	}
-	c.streams[s.id] = o
-	if o.dir != movingUp {
-		if size, err := c.tokenAfter(call, o); err == nil && size > 0 {
-			o.pending = c.fetch(o, 0, size, false)
-		}
-	}
-	return Move{Buffer: buf, Size: s.tokenSize}, nil
+	c.streamState().open[id] = &openStream{s: s}
+	return Move{Size: s.tokenSize}
 }
 
-func (c *Core) releaseOwnership(s *Stream) {
-	c.m.memory.streamMu.Lock()
-	s.owner = noOwner
-	c.m.memory.streamMu.Unlock()
-}
-
-// fetch starts copying the token at the cursor into token buffer buf;
-// now says the core waits for it at once.
-func (c *Core) fetch(o *openStream, buf, size int, now bool) *fetch {
-	push := c.DMA().Push
-	if now {
-		push = c.DMA().PushNow
+// opened finds a stream this core has open. Using a handle that is not
+// open is undefined on the board (it crashes, or works on a stream the
+// core does not own, or corrupts the descriptor table on a second close):
+// here it is reported and the call does nothing.
+func (c *Core) opened(call string, id int) *openStream {
+	if o := c.streamState().open[id]; o != nil {
+		return o
 	}
-	t := push(o.bufs[buf], o.s.token(o.cursor), size)
-	o.last = t
-	return &fetch{buf: buf, size: size, ticket: t}
-}
-
-// tokenAfter is the size of the token after the header at the cursor,
-// checked against the stream's area and token size.
-func (c *Core) tokenAfter(call string, o *openStream) (int, *Error) {
-	size := o.s.nextSize(o.cursor)
-	if size < 0 || size > o.s.tokenSize || (size > 0 && o.cursor+2*headerSize+size > o.s.areaSize) {
-		return 0, c.errorf(call, "%s is corrupt: a token of %d bytes at byte %d of its area", o.name, size, o.cursor)
+	ms := &c.m.memory
+	ms.streamMu.Lock()
+	n, owner := len(ms.streams), noOwner
+	if id >= 0 && id < n {
+		owner = ms.streams[id].owner
 	}
-	return size, nil
-}
-
-// StreamMoveDown hands out the token at the cursor and moves past it. With
-// preload the next token is fetched into the other buffer meanwhile. Size
-// 0 means the end of the stream.
-func (c *Core) StreamMoveDown(call string, id int, api StreamAPI, preload bool) (Move, *Error) {
-	o, err := c.openStreamFor(call, id, api)
-	if err != nil {
-		return Move{}, err
-	}
-	if o.dir == movingUp {
-		return Move{}, c.errorf(call, "%s is being moved up; moving down needs it closed and opened again", o.name)
-	}
-	o.dir = movingDown
-	size, err := c.tokenAfter(call, o)
-	if err != nil || size == 0 {
-		o.pending = nil
-		return Move{}, err
-	}
-	got := o.pending
-	if got == nil {
-		got = c.fetch(o, len(o.bufs)-1, size, true)
-	}
-	o.pending = nil
-	o.cursor += headerSize + size
-	if preload && c.ensureSecondBuffer(o) {
-		if next, err := c.tokenAfter(call, o); err == nil && next > 0 {
-			o.pending = c.fetch(o, 1-got.buf, next, false)
-		}
-	}
-	return Move{Buffer: o.bufs[got.buf], Size: got.size, Wait: got.ticket}, nil
-}
-
-// ensureSecondBuffer gets the second token buffer for double buffering;
-// without room for it the stream goes on single-buffered.
-func (c *Core) ensureSecondBuffer(o *openStream) bool {
-	if len(o.bufs) == 2 {
-		return true
-	}
-	buf := c.Malloc(o.s.tokenSize)
-	if buf == nil {
-		return false
-	}
-	o.bufs = append(o.bufs, buf)
-	return true
-}
-
-// StreamMoveUp writes a token at the cursor and ends the chain after it:
-// the headers are written at once, the data by DMA straight from data.
-// Move.Wait is that transfer with wait, else the previous token's.
-func (c *Core) StreamMoveUp(call string, id int, api StreamAPI, data unsafe.Pointer, n int, wait bool) (Move, *Error) {
-	o, err := c.openStreamFor(call, id, api)
-	if err != nil {
-		return Move{}, err
-	}
-	s := o.s
-	room := s.areaSize - o.cursor - 2*headerSize
+	ms.streamMu.Unlock()
 	switch {
-	case o.dir == movingDown:
-		return Move{}, c.errorf(call, "%s is being moved down; moving up needs it closed and opened again", o.name)
-	case data == nil:
-		return Move{}, c.errorf(call, "NULL data for %s", o.name)
-	case n <= 0:
-		return Move{}, c.errorf(call, "token size %d for %s; a token has at least 1 byte", n, o.name)
-	case n > s.tokenSize:
-		return Move{}, c.errorf(call, "token of %d bytes is larger than the token size of %s (%d bytes)", n, o.name, s.tokenSize)
-	case n > room:
-		return Move{}, c.errorf(call, "token of %d bytes does not fit in %s: %d bytes of room left", n, o.name, max(room, 0))
-	}
-	o.dir = movingUp
-	o.pending = nil
-	s.setNext(o.cursor, n)
-	s.setHeader(o.cursor+headerSize+n, n, 0)
-	push := c.DMA().Push
-	if wait {
-		push = c.DMA().PushNow
-	}
-	t := push(s.token(o.cursor), data, n)
-	o.cursor += headerSize + n
-	previous := o.lastUp
-	o.lastUp, o.last = t, t
-	if wait {
-		return Move{Size: n, Wait: t}, nil
-	}
-	return Move{Size: n, Wait: previous}, nil
-}
-
-// StreamSeek moves the cursor delta tokens, stopping at either end; a
-// preloaded token is dropped.
-func (c *Core) StreamSeek(call string, id int, api StreamAPI, delta int) *Error {
-	o, err := c.openStreamFor(call, id, api)
-	if err != nil {
-		return err
-	}
-	if o.dir == movingUp {
-		return c.errorf(call, "%s is being moved up; seeking is for moving down", o.name)
-	}
-	o.pending = nil
-	for ; delta > 0; delta-- {
-		size, err := c.tokenAfter(call, o)
-		if err != nil {
-			return err
-		}
-		if size == 0 {
-			break
-		}
-		o.cursor += headerSize + size
-	}
-	for ; delta < 0 && o.cursor > 0; delta++ {
-		// The host may have overwritten the area: a size that does not
-		// lead back to an earlier header would walk the cursor out of it.
-		prev := o.s.prevSize(o.cursor)
-		if prev <= 0 || prev > o.s.tokenSize || headerSize+prev > o.cursor {
-			return c.errorf(call, "%s is corrupt: a token of %d bytes before byte %d of its area", o.name, prev, o.cursor)
-		}
-		o.cursor -= headerSize + prev
+	case id < 0 || id >= n:
+		c.diag(call, "there is no stream %d (the host made %s)", id, countStreams(n))
+	case owner != noOwner:
+		c.diag(call, "stream %d is open on core %02d, not on this core", id, owner)
+	default:
+		c.diag(call, "stream %d is not open on this core (closed already, or never opened)", id)
 	}
 	return nil
 }
 
-// StreamClose checks a stream can be closed and returns the transfer to
-// wait for before StreamRelease frees its buffers and lets others open it.
-func (c *Core) StreamClose(call string, id int, api StreamAPI) (uint32, *Error) {
-	o, err := c.openStreamFor(call, id, api)
-	if err != nil {
-		return 0, err
+// StreamClose is bsp_stream_close: it waits for the stream's transfer,
+// frees its buffers and lets any core open it.
+func (c *Core) StreamClose(id int) Move {
+	o := c.opened("bsp_stream_close", id)
+	if o == nil {
+		return Move{}
 	}
-	return o.last, nil
+	if mv, wait := c.again(o); wait {
+		return mv
+	}
+	c.dropBuffers(o)
+	delete(c.streams.open, id)
+	c.m.memory.streamMu.Lock()
+	o.s.owner = noOwner
+	c.m.memory.streamMu.Unlock()
+	return Move{}
 }
 
-// StreamRelease finishes StreamClose once the stream's transfers are done.
-func (c *Core) StreamRelease(id int, api StreamAPI) {
-	s, _, err := c.resolve("", id, api)
-	if err != nil || c.streams[s.id] == nil {
-		return
-	}
-	o := c.streams[s.id]
-	delete(c.streams, s.id)
-	local := c.m.memory.mem.Local(c.pid)
-	for _, b := range o.bufs {
-		if off, ok := local.Offset(b); ok {
-			local.Free(off)
+func (c *Core) dropBuffers(o *openStream) {
+	for _, p := range []unsafe.Pointer{o.cur, o.next} {
+		if p != nil {
+			c.freeLocal(p)
 		}
 	}
-	c.releaseOwnership(s)
+	o.cur, o.next = nil, nil
+}
+
+// StreamMoveDown is bsp_stream_move_down: it returns the token's size, 0
+// at the end of the stream (with the buffer NULL).
+func (c *Core) StreamMoveDown(id int, preload bool) Move {
+	const call = "bsp_stream_move_down"
+	o := c.opened(call, id)
+	if o == nil {
+		return Move{}
+	}
+	if mv, wait := c.again(o); wait {
+		return mv
+	}
+	if o.cur == nil {
+		if o.cur = c.Malloc(o.s.tokenSize + headerSize); o.cur == nil {
+			c.say(errStreamMemory)
+			return Move{}
+		}
+	}
+	return c.moveDown(call, streamName(id), o, preload)
+}
+
+// roundToken is the board's rounding of a token size up to a multiple of
+// 8, in C int arithmetic.
+func roundToken(n int) int {
+	v := int32(n) + 7
+	return int(v / 8 * 8)
+}
+
+// StreamMoveUp is bsp_stream_move_up: it writes n bytes of data, rounded
+// up to a multiple of 8 (the padding is zeros here; on the board it was
+// whatever followed data), as the token at the cursor, after which the
+// stream ends. It returns the rounded size, 0 when there is no room.
+func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Move {
+	const call = "bsp_stream_move_up"
+	o := c.opened(call, id)
+	if o == nil {
+		return Move{}
+	}
+	if mv, wait := c.again(o); wait {
+		return mv
+	}
+	s := o.s
+	size := roundToken(n)
+	switch {
+	case size < 0: // the board's DMA engine would write over memory
+		c.diag(call, "token size %d for stream %d", n, id)
+		return Move{}
+	case size > s.tokenSize:
+		c.say(warnTokenTooLong, size, id, s.tokenSize)
+	}
+	left, need := uint32(s.areaSize-o.cursor), uint32(size)+2*headerSize
+	if left < need {
+		c.say(errStreamFull, id, left, need)
+		return Move{}
+	}
+	if data == nil && size > 0 { // the board would send its local memory from address 0
+		c.diag(call, "NULL data for stream %d", id)
+		return Move{}
+	}
+	s.setNext(o.cursor, size)
+	s.setHeader(o.cursor+headerSize+size, size, 0)
+	o.cursor += headerSize
+	var t uint32
+	if size > 0 {
+		dst := unsafe.Add(s.area, o.cursor)
+		clear(unsafe.Slice((*byte)(unsafe.Add(dst, n)), size-n))
+		push := c.DMA().Push
+		if wait {
+			push = c.DMA().PushNow
+		}
+		t = push(dst, data, n)
+		o.last = t
+	}
+	o.cursor += size
+	mv := Move{Size: size}
+	if wait {
+		mv.Wait = t
+	}
+	return mv
+}
+
+// StreamSeek is bsp_stream_seek: forward over up to delta tokens, stopping
+// at the end; back over up to -delta, stopping at a token after a zero size
+// (the start); math.MinInt32 goes straight to the start. A preloaded token
+// is dropped, so a seek after a move down with preload counts from the
+// token after the one preloaded.
+func (c *Core) StreamSeek(id, delta int) Move {
+	const call = "bsp_stream_seek"
+	o := c.opened(call, id)
+	if o == nil {
+		return Move{}
+	}
+	if o.next != nil {
+		if mv, wait := c.again(o); wait {
+			return mv
+		}
+	}
+	c.walk(call, streamName(id), o, delta, false)
+	if o.next != nil {
+		c.freeLocal(o.next)
+		o.next = nil
+	}
+	return Move{}
+}
+
+// walkResult is how far a cursor walk got.
+type walkResult int
+
+const (
+	walked        walkResult = iota // over all the tokens asked for
+	walkedToEnd                     // stopped at a size 0: the start or the end
+	walkedCorrupt                   // stopped at a size leading out of the area (reported)
+)
+
+// walk moves a cursor over delta tokens of a chained stream, as
+// bsp_stream_seek does or, with legacy, ebsp_move_down_cursor.
+func (c *Core) walk(call, name string, o *openStream, delta int, legacy bool) walkResult {
+	s := o.s
+	if !legacy && delta == math.MinInt32 {
+		o.cursor = 0
+		return walked
+	}
+	for ; delta > 0; delta-- {
+		size := s.nextSize(o.cursor)
+		if size == 0 {
+			return walkedToEnd
+		}
+		if size < 0 || o.cursor+2*headerSize+size > s.areaSize {
+			c.diag(call, "%s: the header at byte %d of its area announces a token of %d bytes, which runs out of the area", name, o.cursor, size)
+			return walkedCorrupt
+		}
+		o.cursor += headerSize + size
+	}
+	for ; delta < 0; delta++ {
+		prev := s.prevSize(o.cursor)
+		if prev == 0 {
+			return walkedToEnd
+		}
+		if prev < 0 || headerSize+prev > o.cursor {
+			c.diag(call, "%s: the header at byte %d of its area announces a token of %d bytes before it, which runs out of the area", name, o.cursor, prev)
+			return walkedCorrupt
+		}
+		o.cursor -= headerSize + prev
+	}
+	return walked
 }
 
 func streamName(id int) string { return "stream " + itoa(id) }
@@ -331,11 +395,4 @@ func countStreams(n int) string {
 		return "only stream 0"
 	}
 	return "streams 0.." + itoa(n-1)
-}
-
-func article(k streamKind) string {
-	if k == upStream {
-		return "an up stream"
-	}
-	return "a " + k.String()
 }

@@ -1,6 +1,8 @@
 /* The deprecated stream API end to end: chunks moved down with prealloc,
  * a result chunk per chunk moved up with prealloc (alternating buffers),
- * the chunk size set, the down cursor moved and reset. */
+ * the chunk size set (on the board that stores the size in the chunk's
+ * first int, which the kernel then overwrites: chunks go up whole), the
+ * down cursor moved and reset. */
 #include <e_bsp.h>
 
 int main(void)
@@ -26,6 +28,11 @@ int main(void)
         chunks++;
     }
     ebsp_message("%d chunks; up buffers alternated: %s", chunks, alternated ? "yes" : "no");
+    /* The last move down preloaded the end: its buffer swapped in, the
+     * chunk before it (the last) is still the spare one. Moving the cursor
+     * does not drop it, so the next move down hands the last chunk out
+     * again, as on the board; the cursor, now two back, is for the one
+     * after. */
     ebsp_move_down_cursor(0, -2);
     ebsp_move_chunk_down((void **)&in, 0, 0);
     ebsp_message("two back from the end: chunk starting %d", in[0]);

@@ -16,9 +16,10 @@ int main(void)
     long long total = 0;
     while ((size = bsp_stream_move_down(&down, &token, 1)) > 0) {
         if (first) {
-            /* local memory holds two 4 KiB token buffers (the down stream
-             * preloads), the up stream's 16-byte buffer and our two result
-             * blocks: 0x8000 - 8240 bytes are left, and not a byte more */
+            /* local memory holds the down stream's two token buffers (it
+             * preloads) of an 8-byte header and 4 KiB each, and our two
+             * result blocks (a move up sends straight from them, no
+             * buffer): 0x8000 - 8240 bytes are left, and not a byte more */
             void *rest = ebsp_malloc(0x8000 - 8240);
             void *more = ebsp_malloc(8);
             ebsp_message("token size %d; local memory left: %s", token_size,

@@ -12,7 +12,7 @@ static void write_up(void)
     for (int k = 0; k < 5; k++) {
         for (int j = 0; j < 8; j++)
             token[k % 2][j] = 10 * k + j;
-        int size = k == 4 ? 12 : 32; /* a short last token */
+        int size = k == 4 ? 12 : 32; /* a short last token: 16 bytes up, a multiple of 8 */
         int wrote = bsp_stream_move_up(&up, token[k % 2], size, k % 2);
         ebsp_message("moved up token %d: %d bytes", k, wrote);
     }

@@ -1,5 +1,7 @@
 /* bsp_stream_seek back and forth over ten tokens (token k holds k), with
- * and without preloading, clamped at both ends. */
+ * and without preloading, clamped at both ends. As on the board, a move
+ * down with preload moves the cursor past the preloaded token too, and a
+ * seek drops that token: the seek counts from the token after it. */
 #include <e_bsp.h>
 #include <limits.h>
 
@@ -25,9 +27,9 @@ int main(void)
     bsp_begin();
     bsp_stream_open(&s, 0);
     next(1);
-    seek(3); /* drops the preloaded token 1 */
-    next(1);
-    seek(-2);
+    seek(3); /* from token 2 (token 1 was preloaded, and is dropped) to 5 */
+    next(1); /* 5, preloading 6 */
+    seek(-2); /* from 7 to 5 */
     next(0);
     seek(INT_MIN);
     next(0);

@@ -1,0 +1,1131 @@
+/*
+ * The LQCD message-passing API (include/lqcd_msg.h) on the emulated mesh.
+ *
+ * Channels are C structs (never Go memory). A declaration does all the
+ * expensive work: it validates, finds the receive buffer by name in the
+ * receiving core's directory (or files the send as an orphan there until
+ * the receiver declares the name), and checks sizes. A start is then a few
+ * atomic stores, plus the copy when the other side is ready:
+ *   - startSend: if the receive is armed, the sender copies its bytes into
+ *     the receiver's buffer at once; otherwise the send waits in the
+ *     receive's queue (FIFO);
+ *   - startReceive: if a send is queued, the receiver copies it at once;
+ *     otherwise the receive is armed for the next sender.
+ * The decision "copy now or queue / arm" is taken under a tiny per-receive
+ * spin lock; the copy itself runs outside it. Completion is an atomic
+ * state per channel; the side that completes the other's operation bumps
+ * that core's event word and wakes it only when it sleeps in a wait
+ * (futex), so a completion costs no system call in the common case.
+ *
+ * Waits spin a little with sched_yield (cores outnumber CPUs), then sleep
+ * on the core's event word in slices, checking the deadline, a stopped run
+ * and a partner that left its kernel.
+ *
+ * Collectives use the scheduler's barrier with their own kind
+ * (WHERE_LQCD), so the deadlock detector sees them: cores in an LQCD
+ * collective and cores in bsp_sync is a reported divergence, not a hang.
+ * Each core publishes its contribution in a slot (double-buffered by the
+ * parity of the collective's sequence number), and after the barrier sums
+ * the slots in core order: the same bits on every core, in every run.
+ */
+#define _GNU_SOURCE
+#include "shim.h"
+
+#include <lqcd_msg.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Go side (capi/lqcd.go). */
+extern int goLqcdPlace(int *dims, int ndims, int nprocs, int *pid_of_rank, char *err, int errlen);
+extern void goLqcdAbort(int pid, char *text);
+
+enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244 };
+enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
+
+/* Channel states. A send: IDLE -> PENDING -> DONE (-> PENDING ...).
+ * A receive: IDLE -> ARMED -> CLAIMED (a copy in progress) -> DONE. */
+enum { CH_IDLE = 0, CH_PENDING, CH_ARMED, CH_CLAIMED, CH_DONE };
+
+struct lqcd_chan {
+    uint32_t magic;
+    int owner;             /* the declaring core */
+    char *buf;
+    int nbytes;
+    int name;              /* receive: its name; send: the remote buffer's */
+    int remote;            /* send: the receiving core */
+    int relative;          /* send: the direction it was declared with (0: declareSendTo) */
+    _Atomic int state;
+    _Atomic int err;       /* sticky: found after the declaration */
+    struct lqcd_chan *_Atomic target; /* send: the receive, NULL while an orphan */
+    /* receive */
+    atomic_flag lock;                 /* guards state changes from ARMED and the queue */
+    struct lqcd_chan *qhead, *qtail;  /* sends started before this receive was armed */
+    struct lqcd_chan *senders;        /* sends declared to this buffer (dir lock) */
+    /* send */
+    struct lqcd_chan *qnext;
+    struct lqcd_chan *sender_next;
+    /* lists */
+    struct lqcd_chan *dir_next;       /* receive: owner's directory; send: remote's orphans */
+    struct lqcd_chan *owned_next;
+};
+
+struct bcast {
+    int name, nbytes;
+    char *stage;
+    struct lqcd_chan **sends; /* one per core, NULL for the sender itself */
+    struct bcast *next;
+};
+
+/* One core's state. Padded so that cores do not share cache lines. */
+struct lqcd_core {
+    _Atomic unsigned ev;      /* bumped when another core completes one of ours */
+    _Atomic int sleeping;     /* this core sleeps on ev */
+    int init;                 /* initMachine called (and not shut down) */
+    _Atomic int shut;         /* shutdownMachine called */
+    unsigned coll;            /* collectives done by this core */
+    pthread_mutex_t dir_lock; /* recvs and orphans */
+    struct lqcd_chan *recvs;
+    struct lqcd_chan *orphans;
+    struct lqcd_chan *owned;
+    struct bcast *bcasts;
+    double *tmp;              /* array sums: this core's share of the result */
+    size_t tmp_cap;
+    int topo;                 /* declareTopology succeeded on this core */
+    int coords[LQCD_MAX_DIMS];
+    int nb[2 * LQCD_MAX_DIMS]; /* [2d]: core at +(d+1), [2d+1]: at -(d+1) */
+} __attribute__((aligned(64)));
+
+/* A collective's contribution. */
+union lqcd_val {
+    int64_t i;
+    double d;
+    const void *p;
+};
+struct lqcd_slot {
+    int op, len;
+    union lqcd_val v;
+} __attribute__((aligned(64)));
+
+enum { OP_BARRIER = 1, OP_OR, OP_SUM_INT, OP_SUM_FLOAT, OP_SUM_DOUBLE, OP_SUM_FLOAT_ARRAY, OP_SUM_DOUBLE_ARRAY };
+static const char *const op_names[] = {
+    "?", "waitForBarrier", "globalOr", "sumInt", "sumFloat", "sumDouble", "sumFloatArray", "sumDoubleArray",
+};
+
+static struct {
+    int n;
+    struct lqcd_core *cores;
+    struct lqcd_slot *slots[2];
+    pthread_mutex_t topo_lock;
+    int topo;                 /* a topology was declared in this run */
+    int ndims, dims[LQCD_MAX_DIMS];
+    int *pid_of_rank, *rank_of_pid;
+    _Atomic int diverged;     /* cores in different collectives: reported */
+} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- errors (per core thread) ---- */
+
+static __thread int err_no;
+static __thread char err_str[ERR_MAX];
+
+__attribute__((format(printf, 2, 3))) static void seterr(int no, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(err_str, sizeof err_str, format, ap);
+    va_end(ap);
+    err_no = no;
+}
+
+char *getErrorString(void)
+{
+    if (err_no == LQCD_OK)
+        return (char *)"no error";
+    return err_str;
+}
+
+int getErrorNumber(void)
+{
+    return err_no;
+}
+
+void clearError(void)
+{
+    err_no = LQCD_OK;
+    err_str[0] = 0;
+}
+
+/* ---- futex ---- */
+
+static void futex_wait_ms(_Atomic unsigned *word, unsigned expected, long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+}
+
+static void futex_wake(_Atomic unsigned *word)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Tells core pid that one of its operations completed. */
+static void notify(int pid)
+{
+    struct lqcd_core *c = &L.cores[pid];
+    atomic_fetch_add(&c->ev, 1);
+    if (atomic_load(&c->sleeping))
+        futex_wake(&c->ev);
+}
+
+static void spin_lock(atomic_flag *f)
+{
+    for (int i = 0; atomic_flag_test_and_set_explicit(f, memory_order_acquire); i++)
+        if (i >= 16)
+            sched_yield();
+}
+
+static void spin_unlock(atomic_flag *f)
+{
+    atomic_flag_clear_explicit(f, memory_order_release);
+}
+
+/* ---- the run ---- */
+
+void lqcd_run_begin(int n)
+{
+    lqcd_run_end(); /* nothing of an earlier run survives */
+    void *p = NULL;
+    if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_core)) != 0)
+        return;
+    memset(p, 0, (size_t)n * sizeof(struct lqcd_core));
+    struct lqcd_core *cores = p;
+    for (int i = 0; i < n; i++)
+        pthread_mutex_init(&cores[i].dir_lock, NULL);
+    for (int k = 0; k < 2; k++) {
+        p = NULL;
+        if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_slot)) != 0)
+            break;
+        memset(p, 0, (size_t)n * sizeof(struct lqcd_slot));
+        L.slots[k] = p;
+    }
+    if (!L.slots[0] || !L.slots[1]) {
+        free(L.slots[0]);
+        free(L.slots[1]);
+        L.slots[0] = L.slots[1] = NULL;
+        free(cores);
+        return;
+    }
+    atomic_store(&L.diverged, 0);
+    L.n = n;
+    L.cores = cores;
+}
+
+void lqcd_run_end(void)
+{
+    if (L.cores) {
+        for (int i = 0; i < L.n; i++) {
+            struct lqcd_core *c = &L.cores[i];
+            for (struct lqcd_chan *ch = c->owned, *next; ch; ch = next) {
+                next = ch->owned_next;
+                ch->magic = 0;
+                free(ch);
+            }
+            for (struct bcast *b = c->bcasts, *next; b; b = next) {
+                next = b->next;
+                free(b->stage);
+                free(b->sends);
+                free(b);
+            }
+            free(c->tmp);
+            pthread_mutex_destroy(&c->dir_lock);
+        }
+        free(L.cores);
+    }
+    free(L.slots[0]);
+    free(L.slots[1]);
+    free(L.pid_of_rank);
+    free(L.rank_of_pid);
+    L.cores = NULL;
+    L.slots[0] = L.slots[1] = NULL;
+    L.pid_of_rank = L.rank_of_pid = NULL;
+    L.topo = 0;
+    L.n = 0;
+}
+
+/* The calling core's state, or NULL (error set) outside a core. */
+static struct lqcd_core *core_of_caller(const char *call, int need_init)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self || !L.cores || self->pid >= L.n) {
+        seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core (the LQCD calls belong in kernels)", call);
+        return NULL;
+    }
+    struct lqcd_core *c = &L.cores[self->pid];
+    if (need_init && !c->init) {
+        if (atomic_load(&c->shut))
+            seterr(LQCD_ERR_NOT_INIT, "%s: core %d called shutdownMachine", call, self->pid);
+        else
+            seterr(LQCD_ERR_NOT_INIT, "%s: core %d has not called initMachine in this run", call, self->pid);
+        return NULL;
+    }
+    return c;
+}
+
+/* A core that left its kernel or shut the API down acts no more. */
+static int gone(int pid)
+{
+    return sched_where(pid) == WHERE_FINISHED || atomic_load(&L.cores[pid].shut);
+}
+
+/* ---- machine ---- */
+
+int initMachine(void)
+{
+    struct lqcd_core *c = core_of_caller("initMachine", 0);
+    if (!c)
+        return -1;
+    c->init = 1;
+    atomic_store(&c->shut, 0);
+    return 0;
+}
+
+int getMachineType(void)
+{
+    return 2;
+}
+
+static int incomplete(const struct lqcd_chan *ch)
+{
+    int s = atomic_load(&ch->state);
+    return s == CH_PENDING || s == CH_ARMED || s == CH_CLAIMED;
+}
+
+int shutdownMachine(void)
+{
+    struct lqcd_core *c = core_of_caller("shutdownMachine", 1);
+    if (!c)
+        return -1;
+    int open = 0;
+    for (struct lqcd_chan *ch = c->owned; ch; ch = ch->owned_next)
+        open += incomplete(ch);
+    c->init = 0;
+    atomic_store(&c->shut, 1);
+    if (open)
+        seterr(LQCD_ERR_BUSY, "shutdownMachine: %d operations of core %d are not complete", open,
+               ebsp_self->pid);
+    return open;
+}
+
+void declareTopology(int dimensions[], int ndimensions, int localHost)
+{
+    struct lqcd_core *c = core_of_caller("declareTopology", 1);
+    if (!c)
+        return;
+    int pid = ebsp_self->pid;
+    c->topo = 0;
+    if (localHost != pid) {
+        seterr(LQCD_ERR_TOPOLOGY, "declareTopology: localHost %d, but this is core %d (bsp_pid())", localHost, pid);
+        return;
+    }
+    if (!dimensions || ndimensions < 1 || ndimensions > LQCD_MAX_DIMS) {
+        seterr(LQCD_ERR_TOPOLOGY, "declareTopology: %d dimensions%s (want 1..%d)", ndimensions,
+               dimensions ? "" : " in a NULL array", LQCD_MAX_DIMS);
+        return;
+    }
+    int ok = 0;
+    pthread_mutex_lock(&L.topo_lock);
+    if (!L.topo) {
+        int *pid_of_rank = malloc((size_t)L.n * sizeof(int));
+        int *rank_of_pid = malloc((size_t)L.n * sizeof(int));
+        char err[200];
+        if (!pid_of_rank || !rank_of_pid) {
+            seterr(LQCD_ERR_NOMEM, "declareTopology: out of memory");
+        } else if (!goLqcdPlace(dimensions, ndimensions, L.n, pid_of_rank, err, sizeof err)) {
+            seterr(LQCD_ERR_TOPOLOGY, "declareTopology: %s", err);
+        } else {
+            for (int r = 0; r < L.n; r++)
+                rank_of_pid[pid_of_rank[r]] = r;
+            L.ndims = ndimensions;
+            memcpy(L.dims, dimensions, (size_t)ndimensions * sizeof(int));
+            L.pid_of_rank = pid_of_rank;
+            L.rank_of_pid = rank_of_pid;
+            L.topo = 1;
+            ok = 1;
+            pid_of_rank = rank_of_pid = NULL;
+        }
+        free(pid_of_rank);
+        free(rank_of_pid);
+    } else {
+        int same = ndimensions == L.ndims;
+        for (int d = 0; same && d < ndimensions; d++)
+            same = dimensions[d] == L.dims[d];
+        if (!same) {
+            char mine[80] = "", theirs[80] = "";
+            for (int d = 0; d < ndimensions; d++)
+                snprintf(mine + strlen(mine), sizeof mine - strlen(mine), "%s%d", d ? "x" : "", dimensions[d]);
+            for (int d = 0; d < L.ndims; d++)
+                snprintf(theirs + strlen(theirs), sizeof theirs - strlen(theirs), "%s%d", d ? "x" : "", L.dims[d]);
+            seterr(LQCD_ERR_TOPOLOGY, "declareTopology: %s, but another core declared %s", mine, theirs);
+        }
+        ok = same;
+    }
+    pthread_mutex_unlock(&L.topo_lock);
+    if (!ok)
+        return;
+    int rank = L.rank_of_pid[pid], coords[LQCD_MAX_DIMS];
+    for (int d = 0; d < L.ndims; d++) {
+        coords[d] = rank % L.dims[d];
+        rank /= L.dims[d];
+    }
+    memcpy(c->coords, coords, sizeof coords);
+    for (int d = 0; d < L.ndims; d++) {
+        for (int s = 0; s < 2; s++) {
+            coords[d] = c->coords[d] + (s ? -1 : 1);
+            c->nb[2 * d + s] = getGridHost(coords);
+        }
+        coords[d] = c->coords[d];
+    }
+    c->topo = 1;
+}
+
+int getGridCoordinates(int coords[])
+{
+    struct lqcd_core *c = core_of_caller("getGridCoordinates", 1);
+    if (!c)
+        return -1;
+    if (!c->topo || !coords) {
+        seterr(LQCD_ERR_NO_TOPOLOGY, "getGridCoordinates: %s", coords ? "no topology declared on this core" : "NULL array");
+        return -1;
+    }
+    memcpy(coords, c->coords, (size_t)L.ndims * sizeof(int));
+    return 0;
+}
+
+int getGridHost(const int coords[])
+{
+    if (!L.cores || !L.topo || !coords) {
+        seterr(LQCD_ERR_NO_TOPOLOGY, "getGridHost: %s", coords ? "no topology declared" : "NULL array");
+        return -1;
+    }
+    int rank = 0;
+    for (int d = L.ndims - 1; d >= 0; d--) {
+        int x = ((coords[d] % L.dims[d]) + L.dims[d]) % L.dims[d];
+        rank = rank * L.dims[d] + x;
+    }
+    return L.pid_of_rank[rank];
+}
+
+/* ---- declarations ---- */
+
+static struct lqcd_chan *new_chan(struct lqcd_core *c, uint32_t magic, int owner, void *buf, int nbytes, int name)
+{
+    struct lqcd_chan *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return NULL;
+    ch->magic = magic;
+    ch->owner = owner;
+    ch->buf = buf;
+    ch->nbytes = nbytes;
+    ch->name = name;
+    ch->remote = owner;
+    atomic_flag_clear(&ch->lock);
+    ch->owned_next = c->owned;
+    c->owned = ch;
+    return ch;
+}
+
+static struct lqcd_chan *find_recv(struct lqcd_core *c, int name)
+{
+    for (struct lqcd_chan *r = c->recvs; r; r = r->dir_next)
+        if (r->name == name)
+            return r;
+    return NULL;
+}
+
+/* Joins send s to receive r (r's owner's dir lock held); a send already
+ * started goes into the queue. */
+static void link_send(struct lqcd_chan *s, struct lqcd_chan *r)
+{
+    s->sender_next = r->senders;
+    r->senders = s;
+    spin_lock(&r->lock);
+    if (atomic_load(&s->state) == CH_PENDING) {
+        s->qnext = NULL;
+        if (r->qtail)
+            r->qtail->qnext = s;
+        else
+            r->qhead = s;
+        r->qtail = s;
+    }
+    atomic_store(&s->target, r);
+    spin_unlock(&r->lock);
+}
+
+static int check_buffer(const char *call, const void *buffer, int nbytes)
+{
+    if (nbytes < 0) {
+        seterr(LQCD_ERR_ARG, "%s: negative size %d", call, nbytes);
+        return 0;
+    }
+    if (!buffer && nbytes > 0) {
+        seterr(LQCD_ERR_ARG, "%s: NULL buffer of %d bytes", call, nbytes);
+        return 0;
+    }
+    return 1;
+}
+
+void *declareReceive(void *buffer, int nbytes, int bufName)
+{
+    struct lqcd_core *c = core_of_caller("declareReceive", 1);
+    if (!c || !check_buffer("declareReceive", buffer, nbytes))
+        return NULL;
+    int pid = ebsp_self->pid;
+    pthread_mutex_lock(&c->dir_lock);
+    struct lqcd_chan *r = NULL;
+    if (find_recv(c, bufName)) {
+        seterr(LQCD_ERR_NAME_TAKEN, "declareReceive: core %d already declared buffer %d", pid, bufName);
+        goto out;
+    }
+    /* sends declared before this buffer: all must have its size */
+    int bad = 0;
+    for (struct lqcd_chan **o = &c->orphans; *o;) {
+        struct lqcd_chan *s = *o;
+        if (s->name == bufName && s->nbytes != nbytes) {
+            if (!bad++)
+                seterr(LQCD_ERR_SIZE,
+                       "declareReceive: buffer %d of %d bytes, but core %d declared a send of %d bytes to it",
+                       bufName, nbytes, s->owner, s->nbytes);
+            atomic_store(&s->err, LQCD_ERR_SIZE);
+            *o = s->dir_next; /* the send fails; it stays an orphan no more */
+            notify(s->owner);
+            continue;
+        }
+        o = &s->dir_next;
+    }
+    if (bad)
+        goto out;
+    r = new_chan(c, RECV_MAGIC, pid, buffer, nbytes, bufName);
+    if (!r) {
+        seterr(LQCD_ERR_NOMEM, "declareReceive: out of memory");
+        goto out;
+    }
+    for (struct lqcd_chan **o = &c->orphans; *o;) {
+        struct lqcd_chan *s = *o;
+        if (s->name == bufName) {
+            *o = s->dir_next;
+            link_send(s, r);
+            continue;
+        }
+        o = &s->dir_next;
+    }
+    r->dir_next = c->recvs;
+    c->recvs = r;
+out:
+    pthread_mutex_unlock(&c->dir_lock);
+    return r;
+}
+
+static struct lqcd_chan *declare_send(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host,
+                                      int name, int relative)
+{
+    int pid = ebsp_self->pid;
+    struct lqcd_core *rc = &L.cores[host];
+    struct lqcd_chan *s = NULL;
+    pthread_mutex_lock(&rc->dir_lock);
+    struct lqcd_chan *r = find_recv(rc, name);
+    if (r && r->nbytes != nbytes) {
+        seterr(LQCD_ERR_SIZE, "%s: a send of %d bytes to buffer %d of core %d, which declared it with %d bytes",
+               call, nbytes, name, host, r->nbytes);
+    } else if (!r && gone(host)) {
+        seterr(LQCD_ERR_NO_BUFFER, "%s: core %d never declared buffer %d and %s", call, host, name,
+               atomic_load(&rc->shut) ? "has shut down" : "has left its kernel");
+    } else if (!(s = new_chan(c, SEND_MAGIC, pid, buffer, nbytes, name))) {
+        seterr(LQCD_ERR_NOMEM, "%s: out of memory", call);
+    } else {
+        s->remote = host;
+        s->relative = relative;
+        if (r) {
+            link_send(s, r);
+        } else {
+            s->dir_next = rc->orphans;
+            rc->orphans = s;
+        }
+    }
+    pthread_mutex_unlock(&rc->dir_lock);
+    return s;
+}
+
+void *declareSendTo(void *buffer, int nbytes, int remoteHost, int remoteBuffer)
+{
+    struct lqcd_core *c = core_of_caller("declareSendTo", 1);
+    if (!c || !check_buffer("declareSendTo", buffer, nbytes))
+        return NULL;
+    if (remoteHost < 0 || remoteHost >= L.n) {
+        seterr(LQCD_ERR_HOST, "declareSendTo: host %d does not exist (the run has cores 0..%d)", remoteHost, L.n - 1);
+        return NULL;
+    }
+    return declare_send(c, "declareSendTo", buffer, nbytes, remoteHost, remoteBuffer, 0);
+}
+
+void *declareSendRelative(void *buffer, int nbytes, int relativeHost, int remoteBuffer)
+{
+    struct lqcd_core *c = core_of_caller("declareSendRelative", 1);
+    if (!c || !check_buffer("declareSendRelative", buffer, nbytes))
+        return NULL;
+    if (!c->topo) {
+        seterr(LQCD_ERR_NO_TOPOLOGY, "declareSendRelative: no topology declared on core %d (declareTopology)",
+               ebsp_self->pid);
+        return NULL;
+    }
+    int d = relativeHost < 0 ? -relativeHost : relativeHost;
+    if (d < 1 || d > L.ndims) {
+        seterr(LQCD_ERR_DIRECTION, "declareSendRelative: direction %d (want +-1 .. +-%d)", relativeHost, L.ndims);
+        return NULL;
+    }
+    int host = c->nb[2 * (d - 1) + (relativeHost < 0)];
+    return declare_send(c, "declareSendRelative", buffer, nbytes, host, remoteBuffer, relativeHost);
+}
+
+/* ---- operations ---- */
+
+/* The caller's channel, or NULL (error set). */
+static struct lqcd_chan *chan_of(void *opaque, const char *call)
+{
+    struct lqcd_chan *ch = opaque;
+    struct ebsp_core *self = ebsp_self;
+    if (!self) {
+        seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core", call);
+        return NULL;
+    }
+    if (!ch || (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC)) {
+        seterr(LQCD_ERR_CHANNEL, "%s: %p is not a channel (declareReceive/declareSend* returned NULL?)", call,
+               opaque);
+        return NULL;
+    }
+    if (ch->owner != self->pid) {
+        seterr(LQCD_ERR_CHANNEL, "%s: the channel belongs to core %d, not to core %d", call, ch->owner, self->pid);
+        return NULL;
+    }
+    return ch;
+}
+
+/* Copies send s into receive r, which the caller claimed. */
+static void deliver(struct lqcd_chan *s, struct lqcd_chan *r)
+{
+    if (s->nbytes)
+        memcpy(r->buf, s->buf, (size_t)s->nbytes);
+    atomic_store(&r->state, CH_DONE);
+    atomic_store(&s->state, CH_DONE);
+}
+
+static void start_send(struct lqcd_chan *s)
+{
+    struct lqcd_chan *r = atomic_load(&s->target);
+    if (!r) {
+        /* an orphan: the receiver has not declared the buffer (yet) */
+        struct lqcd_core *rc = &L.cores[s->remote];
+        pthread_mutex_lock(&rc->dir_lock);
+        r = atomic_load(&s->target);
+        if (!r)
+            atomic_store(&s->state, CH_PENDING); /* queued when the receive is declared */
+        pthread_mutex_unlock(&rc->dir_lock);
+        if (!r)
+            return;
+    }
+    atomic_store(&s->state, CH_PENDING);
+    spin_lock(&r->lock);
+    if (atomic_load(&r->state) == CH_ARMED) {
+        atomic_store(&r->state, CH_CLAIMED);
+        spin_unlock(&r->lock);
+        deliver(s, r);
+        if (r->owner != s->owner)
+            notify(r->owner);
+        return;
+    }
+    s->qnext = NULL;
+    if (r->qtail)
+        r->qtail->qnext = s;
+    else
+        r->qhead = s;
+    r->qtail = s;
+    spin_unlock(&r->lock);
+}
+
+void startSend(void *opaque)
+{
+    struct lqcd_chan *s = chan_of(opaque, "startSend");
+    if (!s)
+        return;
+    if (s->magic != SEND_MAGIC) {
+        seterr(LQCD_ERR_CHANNEL, "startSend: buffer %d of core %d is a receive", s->name, s->owner);
+        return;
+    }
+    int e = atomic_load(&s->err);
+    if (e) {
+        seterr(e, "startSend: the send to buffer %d of core %d failed: core %d declared it with another size",
+               s->name, s->remote, s->remote);
+        return;
+    }
+    if (atomic_load(&s->state) == CH_PENDING) {
+        seterr(LQCD_ERR_BUSY, "startSend: the send to buffer %d of core %d is busy (its last start is not complete)",
+               s->name, s->remote);
+        return;
+    }
+    start_send(s);
+}
+
+void startReceive(void *opaque)
+{
+    struct lqcd_chan *r = chan_of(opaque, "startReceive");
+    if (!r)
+        return;
+    if (r->magic != RECV_MAGIC) {
+        seterr(LQCD_ERR_CHANNEL, "startReceive: the channel to buffer %d of core %d is a send", r->name, r->remote);
+        return;
+    }
+    int st = atomic_load(&r->state);
+    if (st == CH_ARMED || st == CH_CLAIMED) {
+        seterr(LQCD_ERR_BUSY, "startReceive: buffer %d of core %d is busy (armed, nothing arrived yet)", r->name,
+               r->owner);
+        return;
+    }
+    spin_lock(&r->lock);
+    struct lqcd_chan *s = r->qhead;
+    if (s) {
+        r->qhead = s->qnext;
+        if (!r->qhead)
+            r->qtail = NULL;
+        atomic_store(&r->state, CH_CLAIMED);
+        spin_unlock(&r->lock);
+        deliver(s, r);
+        if (s->owner != r->owner)
+            notify(s->owner);
+        return;
+    }
+    atomic_store(&r->state, CH_ARMED);
+    spin_unlock(&r->lock);
+}
+
+/* 1 complete, 0 in flight, -1 error (set). idle_ok: a channel never
+ * started counts as complete (internal waits). */
+static int status(struct lqcd_chan *ch, const char *call, int idle_ok)
+{
+    int st = atomic_load(&ch->state);
+    if (st == CH_DONE)
+        return 1;
+    int e = atomic_load(&ch->err);
+    if (e) {
+        seterr(e, "%s: the send to buffer %d of core %d failed: core %d declared the buffer with another size", call,
+               ch->name, ch->remote, ch->remote);
+        return -1;
+    }
+    if (st == CH_IDLE) {
+        if (idle_ok)
+            return 1;
+        if (ch->magic == SEND_MAGIC)
+            seterr(LQCD_ERR_NOT_STARTED, "%s: the send to buffer %d of core %d was never started", call, ch->name,
+                   ch->remote);
+        else
+            seterr(LQCD_ERR_NOT_STARTED, "%s: buffer %d of core %d was never armed (startReceive)", call, ch->name,
+                   ch->owner);
+        return -1;
+    }
+    return 0;
+}
+
+int testCompletion(void *opaque)
+{
+    struct lqcd_chan *ch = chan_of(opaque, "testCompletion");
+    return ch ? status(ch, "testCompletion", 0) : -1;
+}
+
+/* Why ch (in flight) has not completed; fills err. Returns 1 when it never
+ * can (the other side left), 0 when it may still. */
+static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+{
+    char what[ERR_MAX - 40];
+    int hopeless = 0, code = LQCD_ERR_TIMEOUT;
+    if (ch->magic == SEND_MAGIC) {
+        int host = ch->remote;
+        hopeless = gone(host);
+        const char *left = atomic_load(&L.cores[host].shut) ? "shut down" : "left its kernel";
+        if (!atomic_load(&ch->target)) {
+            code = hopeless ? LQCD_ERR_NO_BUFFER : code;
+            if (hopeless)
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not declared it",
+                         ch->name, host, host);
+        } else {
+            code = hopeless ? LQCD_ERR_PARTNER : code;
+            if (hopeless)
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without arming it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
+                         ch->name, host, host);
+        }
+    } else {
+        int others = 0, alive = 0;
+        for (int p = 0; p < L.n; p++)
+            if (p != ch->owner) {
+                others++;
+                alive += !gone(p);
+            }
+        hopeless = others == 0 || alive == 0;
+        code = hopeless ? LQCD_ERR_PARTNER : code;
+        char senders[64] = "";
+        int k = 0;
+        struct lqcd_core *c = &L.cores[ch->owner];
+        pthread_mutex_lock(&c->dir_lock);
+        for (struct lqcd_chan *s = ch->senders; s; s = s->sender_next)
+            if (k++ < 6)
+                snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", k > 1 ? "," : "",
+                         s->owner);
+        pthread_mutex_unlock(&c->dir_lock);
+        if (k == 0)
+            snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
+                     ch->name, ch->owner, hopeless ? " and all others left" : "");
+        else
+            snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
+                     ch->name, ch->owner, k > 1 ? "s" : "", senders, k > 6 ? ",..." : "",
+                     hopeless ? " (all left)" : "");
+    }
+    if (hopeless)
+        seterr(code, "%s: %s", call, what);
+    else if (timed_out)
+        seterr(code, "%s: %d ms passed; %s", call, ms, what);
+    return hopeless;
+}
+
+/* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
+static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok)
+{
+    int pid = ebsp_self->pid;
+    struct lqcd_core *c = &L.cores[pid];
+    uint64_t deadline = ms > 0 ? ebsp_now_ns() + (uint64_t)ms * 1000000u : 0;
+    int first = 0; /* v[0..first) are complete */
+    for (int round = 0;; round++) {
+        unsigned ev = atomic_load(&c->ev);
+        for (; first < n; first++) {
+            int r = status(v[first], call, idle_ok);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                break;
+        }
+        if (first == n)
+            return 1;
+        if (sched_stopped()) {
+            seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
+            return -1;
+        }
+        if (ms == 0) {
+            explain(v[first], call, ms, 1);
+            return 0;
+        }
+        if (round < SPIN_YIELDS) {
+            sched_yield();
+            continue;
+        }
+        if (explain(v[first], call, ms, 0))
+            return -1;
+        long slice = SLICE_MS;
+        if (ms > 0) {
+            uint64_t now = ebsp_now_ns();
+            if (now >= deadline) {
+                explain(v[first], call, ms, 1);
+                return 0;
+            }
+            long left = (long)((deadline - now + 999999u) / 1000000u);
+            slice = left < slice ? left : slice;
+        }
+        atomic_store(&c->sleeping, 1);
+        if (status(v[first], call, idle_ok) == 0) {
+            struct ebsp_core *self = ebsp_self;
+            self->where = WHERE_LQCD_WAIT;
+            futex_wait_ms(&c->ev, ev, slice);
+            self->where = WHERE_RUNNING;
+        }
+        atomic_store(&c->sleeping, 0);
+    }
+}
+
+int waitFor(void *opaque, int milliseconds)
+{
+    struct lqcd_chan *ch = chan_of(opaque, "waitFor");
+    if (!ch)
+        return -1;
+    int st = atomic_load(&ch->state);
+    if (st == CH_DONE)
+        return 1; /* the common case: no more work */
+    int r = wait_all(&ch, 1, milliseconds, "waitFor", 0);
+    if (r < 0)
+        sched_leave_if_stopped();
+    return r;
+}
+
+int waitForMultiple(void *opaque[], int count, int milliseconds)
+{
+    if (count < 0 || (count > 0 && !opaque)) {
+        seterr(LQCD_ERR_ARG, "waitForMultiple: %s", count < 0 ? "negative count" : "NULL array");
+        return -1;
+    }
+    enum { ON_STACK = 64 };
+    struct lqcd_chan *local[ON_STACK], **v = local;
+    if (count > ON_STACK && !(v = malloc((size_t)count * sizeof *v))) {
+        seterr(LQCD_ERR_NOMEM, "waitForMultiple: out of memory");
+        return -1;
+    }
+    int r = 1;
+    for (int i = 0; i < count && r == 1; i++)
+        if (!(v[i] = chan_of(opaque[i], "waitForMultiple")))
+            r = -1;
+    if (r == 1)
+        r = wait_all(v, count, milliseconds, "waitForMultiple", 0);
+    if (v != local)
+        free(v);
+    if (r < 0)
+        sched_leave_if_stopped();
+    return r;
+}
+
+/* ---- collectives ---- */
+
+/* Publishes this core's contribution and meets the others. Returns the
+ * slots of this collective, or NULL when the run stopped. */
+static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union lqcd_val v)
+{
+    int pid = ebsp_self->pid;
+    struct lqcd_slot *slots = L.slots[c->coll & 1];
+    slots[pid].op = op;
+    slots[pid].len = len;
+    slots[pid].v = v;
+    c->coll++;
+    if (sched_barrier(WHERE_LQCD) < 0) {
+        seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", op_names[op]);
+        sched_leave_if_stopped();
+        return NULL;
+    }
+    /* every core must be in the same collective, with the same length */
+    for (int q = 0; q < L.n; q++) {
+        if (slots[q].op == slots[0].op && slots[q].len == slots[0].len)
+            continue;
+        /* reported once, in the name of the first core that differs from
+         * core 0, by whichever core sees it first (another one's stop may
+         * release the others from the barrier before they look) */
+        if (!atomic_exchange(&L.diverged, 1)) {
+            char text[200];
+            if (slots[q].op != slots[0].op)
+                snprintf(text, sizeof text,
+                         "LQCD ERROR: %s while core 0 called %s (collective %u): every core calls the same "
+                         "collectives in the same order",
+                         op_names[slots[q].op], op_names[slots[0].op], c->coll);
+            else
+                snprintf(text, sizeof text, "LQCD ERROR: %s of %d elements while core 0 sums %d (collective %u)",
+                         op_names[op], slots[q].len, slots[0].len, c->coll);
+            goLqcdAbort(q, text);
+        }
+        sched_stop();
+        seterr(LQCD_ERR_STOPPED, "%s: the cores called different collectives", op_names[op]);
+        sched_leave_if_stopped();
+        return NULL;
+    }
+    return slots;
+}
+
+static struct lqcd_core *collective_core(const char *call)
+{
+    struct lqcd_core *c = core_of_caller(call, 1);
+    if (c && sched_stopped()) {
+        seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
+        sched_leave_if_stopped();
+        return NULL;
+    }
+    return c;
+}
+
+void waitForBarrier(void)
+{
+    struct lqcd_core *c = collective_core("waitForBarrier");
+    if (c)
+        collective(c, OP_BARRIER, 0, (union lqcd_val){0});
+}
+
+int globalOr(int b)
+{
+    struct lqcd_core *c = collective_core("globalOr");
+    struct lqcd_slot *s = c ? collective(c, OP_OR, 0, (union lqcd_val){.i = b != 0}) : NULL;
+    if (!s)
+        return 0;
+    int any = 0;
+    for (int q = 0; q < L.n; q++)
+        any |= (int)s[q].v.i;
+    return any;
+}
+
+int sumInt(int i)
+{
+    struct lqcd_core *c = collective_core("sumInt");
+    struct lqcd_slot *s = c ? collective(c, OP_SUM_INT, 0, (union lqcd_val){.i = i}) : NULL;
+    if (!s)
+        return 0;
+    uint32_t sum = 0;
+    for (int q = 0; q < L.n; q++)
+        sum += (uint32_t)s[q].v.i;
+    return (int)sum;
+}
+
+float sumFloat(float x)
+{
+    struct lqcd_core *c = collective_core("sumFloat");
+    struct lqcd_slot *s = c ? collective(c, OP_SUM_FLOAT, 0, (union lqcd_val){.d = x}) : NULL;
+    if (!s)
+        return 0;
+    double sum = 0;
+    for (int q = 0; q < L.n; q++)
+        sum += s[q].v.d;
+    return (float)sum;
+}
+
+double sumDouble(double x)
+{
+    struct lqcd_core *c = collective_core("sumDouble");
+    struct lqcd_slot *s = c ? collective(c, OP_SUM_DOUBLE, 0, (union lqcd_val){.d = x}) : NULL;
+    if (!s)
+        return 0;
+    double sum = 0;
+    for (int q = 0; q < L.n; q++)
+        sum += s[q].v.d;
+    return sum;
+}
+
+/* Array sums: after the first barrier each core sums its share of the
+ * elements over all cores (in core order) into its own tmp; after the
+ * second, every core copies the result from the tmps of the owners. A tmp
+ * is written again only after the next array sum's first barrier, when
+ * every core has copied out of it. */
+static void sum_array(const char *call, int op, void *x, int n, int is_float)
+{
+    struct lqcd_core *c = collective_core(call);
+    if (!c)
+        return;
+    if (n < 0 || (n > 0 && !x)) {
+        seterr(LQCD_ERR_ARG, "%s: %s", call, n < 0 ? "negative length" : "NULL array");
+        n = 0; /* still take part, or the others would wait forever */
+    }
+    int pid = ebsp_self->pid, p = L.n;
+    size_t share = ((size_t)n + (size_t)p - 1) / (size_t)p;
+    if (share > c->tmp_cap) {
+        double *t = realloc(c->tmp, share * sizeof(double));
+        if (!t) {
+            seterr(LQCD_ERR_NOMEM, "%s: out of memory", call);
+            share = 0; /* cannot happen in practice; the sum is then wrong, and says so */
+        } else {
+            c->tmp = t;
+            c->tmp_cap = share;
+        }
+    }
+    struct lqcd_slot *s = collective(c, op, n, (union lqcd_val){.p = x});
+    if (!s)
+        return;
+    size_t lo = share * (size_t)pid, hi = lo + share;
+    if (hi > (size_t)n)
+        hi = (size_t)n;
+    for (size_t i = lo; i < hi; i++) {
+        double sum = 0;
+        for (int q = 0; q < p; q++)
+            sum += is_float ? (double)((const float *)s[q].v.p)[i] : ((const double *)s[q].v.p)[i];
+        c->tmp[i - lo] = sum;
+    }
+    if (sched_barrier(WHERE_LQCD) < 0) {
+        seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
+        sched_leave_if_stopped();
+        return;
+    }
+    for (size_t i = 0; i < (size_t)n; i++) {
+        double v = L.cores[i / share].tmp[i % share];
+        if (is_float)
+            ((float *)x)[i] = (float)v;
+        else
+            ((double *)x)[i] = v;
+    }
+}
+
+void sumFloatArray(float x[], int n)
+{
+    sum_array("sumFloatArray", OP_SUM_FLOAT_ARRAY, x, n, 1);
+}
+
+void sumDoubleArray(double x[], int n)
+{
+    sum_array("sumDoubleArray", OP_SUM_DOUBLE_ARRAY, x, n, 0);
+}
+
+/* ---- broadcast ---- */
+
+void sendBroadcast(void *buffer, int nbytes, int remoteBuffer)
+{
+    struct lqcd_core *c = core_of_caller("sendBroadcast", 1);
+    if (!c || !check_buffer("sendBroadcast", buffer, nbytes))
+        return;
+    int pid = ebsp_self->pid;
+    struct bcast *b = c->bcasts;
+    while (b && (b->name != remoteBuffer || b->nbytes != nbytes))
+        b = b->next;
+    if (!b) {
+        b = calloc(1, sizeof *b);
+        char *stage = malloc(nbytes ? (size_t)nbytes : 1);
+        struct lqcd_chan **sends = calloc((size_t)L.n, sizeof *sends);
+        if (!b || !stage || !sends) {
+            free(b);
+            free(stage);
+            free(sends);
+            seterr(LQCD_ERR_NOMEM, "sendBroadcast: out of memory");
+            return;
+        }
+        b->name = remoteBuffer;
+        b->nbytes = nbytes;
+        b->stage = stage;
+        b->sends = sends;
+        b->next = c->bcasts;
+        c->bcasts = b;
+        for (int q = 0; q < L.n; q++)
+            if (q != pid)
+                b->sends[q] = declare_send(c, "sendBroadcast", stage, nbytes, q, remoteBuffer, 0);
+    }
+    /* the previous broadcast must have left the stage */
+    int failed = 0;
+    for (int q = 0; q < L.n; q++) {
+        struct lqcd_chan *s = b->sends[q];
+        if (!s)
+            continue;
+        int r = wait_all(&s, 1, -1, "sendBroadcast", 1);
+        if (r < 0 && sched_stopped()) {
+            sched_leave_if_stopped();
+            return;
+        }
+        failed += r < 0;
+    }
+    if (nbytes)
+        memcpy(b->stage, buffer, (size_t)nbytes);
+    for (int q = 0; q < L.n; q++) {
+        struct lqcd_chan *s = b->sends[q];
+        if (s && !atomic_load(&s->err) && atomic_load(&s->state) != CH_PENDING)
+            start_send(s);
+    }
+    (void)failed; /* the error of the last failure is set */
+}

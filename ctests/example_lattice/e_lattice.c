@@ -1,0 +1,1 @@
+../../examples/lattice/e_lattice.c

@@ -1,0 +1,1 @@
+../../examples/lattice/host_lattice.c

@@ -1,0 +1,1 @@
+../../examples/lattice/lattice.h

@@ -1,0 +1,1 @@
+../lqcd_repro/e_lqcd_repro.c

@@ -1,0 +1,1 @@
+../lqcd_repro/host_lqcd_repro.c

@@ -1,0 +1,1 @@
+../lqcd_repro/repro.h
