@@ -152,7 +152,9 @@ func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Point
 	t := c.m.cores[pid]
 	reg, ok := t.slot(slot) // next-sync model: fixed until the sync
 	if c.m.comm.atOnce {
+		// a slot popped in this superstep may be filled again: HPPut waits
 		reg, ok = t.slotShared(slot)
+		ok = ok && reg.live
 	}
 	if !ok {
 		return nil, 0, false

@@ -196,10 +196,13 @@ func (c *Core) publishRegs() {
 // slotShared reads the table while its core may be pushing or popping.
 func (c *Core) slotShared(slot int) (registration, bool) {
 	view := c.regsView.Load()
-	if view == nil || slot >= len(*view) || (*view)[slot].addr == nil {
+	if view == nil || slot >= len(*view) {
 		return registration{}, false
 	}
-	return (*view)[slot], true
+	if r := (*view)[slot]; r.live || r.addr != nil {
+		return r, true
+	}
+	return registration{}, false
 }
 
 // forgetPopped clears the slots popped in the superstep that ends (phase B
