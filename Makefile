@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo fuzz test test-tools test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-lqcd bench-bsplib install clean vet
+.PHONY: all lib demo fuzz check test test-tools test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-lqcd bench-bsplib install clean vet
 
 all: lib
 
@@ -59,6 +59,12 @@ demo: lib
 
 vet:
 	$(GO) vet ./...
+
+# The edit-test loop: vet, the shim, unit tests (no race detector) and the
+# C tests against the normal build. `make test` runs everything.
+check: lib vet test-shim
+	$(GO) test -count=1 ./runtime/... ./emesh/...
+	$(GO) test -count=1 ./ctests/... ./gotests/...
 
 test: lib vet test-shim test-install test-tools test-go test-c test-purego test-python test-asan
 
