@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "shim.h"
+#include "mem.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,6 +128,7 @@ static int everyone_stuck(void)
 static int arrive(enum ebsp_where kind, int release_now)
 {
     struct ebsp_core *self = ebsp_self;
+    mem_dma_settle(self); /* the core's transfers land before anyone passes the barrier */
     if (atomic_load(&run.stopped))
         return -1;
     self->where = kind;
@@ -191,6 +194,9 @@ static void *core_main(void *arg)
 {
     struct ebsp_core *self = arg;
     ebsp_self = self;
+    /* Timed sleeps (DMA waits) end close to their deadline: the default
+     * slack of 50 us is longer than most modelled transfers. */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
     faults_thread_start();
     self->where = WHERE_RUNNING;
     if (self->can_unwind) {
@@ -200,6 +206,8 @@ static void *core_main(void *arg)
     } else {
         self->entry();
     }
+    if (!atomic_load(&run.stopped))
+        mem_dma_settle(self); /* a kernel may end without waiting for its DMA */
     core_finished(self);
     faults_thread_end();
     ebsp_self = NULL;

@@ -30,13 +30,15 @@ const (
 
 // MemoryConfig sizes the emulated memories.
 type MemoryConfig struct {
-	LocalSize int  // bytes of local memory per core
-	ExtSize   int  // bytes of external memory shared by all
-	DMASync   bool // DMA transfers complete inside Push
+	LocalSize int      // bytes of local memory per core
+	ExtSize   int      // bytes of external memory shared by all
+	DMASync   bool     // DMA transfers are copied inside Push
+	DMA       DMAModel // how long transfers take (zero: no time at all)
 }
 
-// DefaultMemoryConfig is the Parallella: 32 KiB per core, 32 MiB shared.
-var DefaultMemoryConfig = MemoryConfig{LocalSize: DefaultLocalSize, ExtSize: DefaultExtSize}
+// DefaultMemoryConfig is the Parallella: 32 KiB per core, 32 MiB shared,
+// the board's DMA timing.
+var DefaultMemoryConfig = MemoryConfig{LocalSize: DefaultLocalSize, ExtSize: DefaultExtSize, DMA: BoardDMA}
 
 // MemoryConfigFromEnv reads EBSP_LOCAL_MEM, EBSP_EXT_MEM and EBSP_DMA_SYNC
 // through getenv (nil: os.Getenv; see MeshFromEnv for why the library
@@ -128,7 +130,7 @@ func NewMemory(n int, cfg MemoryConfig) (*Memory, error) {
 	for pid := 0; pid < n; pid++ {
 		m.local = append(m.local, newArena(m.localMap[pid*cfg.LocalSize:(pid+1)*cfg.LocalSize:(pid+1)*cfg.LocalSize]))
 		slot := (*DMASlot)(unsafe.Pointer(&m.slotMap[pid*slotSize]))
-		m.dma = append(m.dma, newDMA(slot, cfg.DMASync))
+		m.dma = append(m.dma, newDMA(slot, m, pid, cfg))
 	}
 	return m, nil
 }
@@ -160,6 +162,12 @@ func (m *Memory) LocalOwner(p unsafe.Pointer, n int) (pid int, ok bool) {
 	}
 	pid = int(uintptr(p)-start) / m.cfg.LocalSize
 	return pid, m.local[pid].Contains(p, n)
+}
+
+// InExt tells whether p lies in the external memory.
+func (m *Memory) InExt(p unsafe.Pointer) bool {
+	_, ok := m.ext.Offset(p)
+	return ok
 }
 
 // Drain waits for every DMA engine to finish its queued transfers.
