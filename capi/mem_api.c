@@ -25,9 +25,11 @@ struct dma_slot {
     unsigned int sync;           /* EBSP_DMA_SYNC=1 */
 };
 
-/* Sleeps shorter than this are spent yielding instead: a timed sleep
- * overshoots by tens of microseconds, longer than a small transfer. */
-enum { DMA_NAP_MIN_NS = 20000, DMA_NAP_MAX_NS = 10000000 };
+/* A timed sleep here wakes 30-50 us late (a busy virtual machine), longer
+ * than most modelled transfers: the last DMA_NAP_YIELD_NS before a deadline
+ * are spent yielding the CPU instead. Naps are at most DMA_NAP_MAX_NS, so
+ * that a stopped run is noticed. */
+enum { DMA_NAP_YIELD_NS = 50000, DMA_NAP_MAX_NS = 10000000 };
 
 /* Tickets compare across the 32-bit wrap, as emesh.TicketDone does. */
 static int ticket_done(unsigned int done, unsigned int ticket)
@@ -35,15 +37,15 @@ static int ticket_done(unsigned int done, unsigned int ticket)
     return (int)(done - ticket) >= 0;
 }
 
-/* Lets ns nanoseconds pass; at most DMA_NAP_MAX_NS, so that a stopped run
- * is noticed. */
+/* Lets ns nanoseconds pass. */
 static void dma_nap(long long ns)
 {
     if (ns > DMA_NAP_MAX_NS)
         ns = DMA_NAP_MAX_NS;
     uint64_t until = ebsp_now_ns() + (uint64_t)ns;
-    if (ns >= DMA_NAP_MIN_NS) {
-        struct timespec ts = {(time_t)(until / 1000000000u), (long)(until % 1000000000u)};
+    if (ns > DMA_NAP_YIELD_NS) {
+        uint64_t wake = until - DMA_NAP_YIELD_NS;
+        struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             ;
     }

@@ -15,7 +15,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -194,9 +193,6 @@ static void *core_main(void *arg)
 {
     struct ebsp_core *self = arg;
     ebsp_self = self;
-    /* Timed sleeps (DMA waits) end close to their deadline: the default
-     * slack of 50 us is longer than most modelled transfers. */
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
     faults_thread_start();
     self->where = WHERE_RUNNING;
     if (self->can_unwind) {
