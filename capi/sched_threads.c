@@ -224,11 +224,16 @@ void sched_cores_free(struct ebsp_core *cores)
     free(cores);
 }
 
+/* EBSP_STACK_KB, default 2 MiB; 256 KiB with 32-bit pointers (make lib32),
+ * where 1024 cores' stacks must fit in 4 GiB of address space beside
+ * everything else. */
 static size_t stack_size(void)
 {
     const char *kb = getenv("EBSP_STACK_KB");
     long v = kb ? strtol(kb, NULL, 10) : 0;
-    return v > 64 ? (size_t)v * 1024 : (size_t)2 << 20;
+    if (v > 64)
+        return (size_t)v * 1024;
+    return sizeof(void *) == 4 ? (size_t)256 << 10 : (size_t)2 << 20;
 }
 
 /* EBSP_TIMEOUT: seconds without progress before the watchdog stops a run. */

@@ -18,14 +18,14 @@ const (
 
 // Defaults and bounds of the memory sizes. A core addresses at most 1 MiB
 // of its own memory on the Epiphany; external memory is bounded so that
-// offsets fit in an int32 on the C side.
+// offsets fit in an int32 on the C side, and in a 32-bit build so that it
+// leaves room in 4 GiB of address space (MaxExtSize, addr32.go/addr64.go).
 const (
 	DefaultLocalSize = 0x8000
 	DefaultExtSize   = 32 << 20
 	MinLocalSize     = 0x1000
 	MaxLocalSize     = 0x100000
 	MinExtSize       = 1 << 16
-	MaxExtSize       = 1 << 30
 )
 
 // MemoryConfig sizes the emulated memories.
@@ -94,7 +94,11 @@ func ParseSize(text string) (int, error) {
 	if err != nil || n < 0 || n > 1<<40 {
 		return 0, fmt.Errorf("%q is not a size in bytes (e.g. 32768, 0x8000, 32K, 32M)", text)
 	}
-	return int(n) * mult, nil
+	n *= int64(mult)
+	if n != int64(int(n)) { // beyond int in a 32-bit build
+		return 0, fmt.Errorf("%q is more bytes than this build can address", text)
+	}
+	return int(n), nil
 }
 
 // Memory is the emulated memory of a machine for one bsp_begin: a local
@@ -157,7 +161,7 @@ func (m *Memory) LocalOwner(p unsafe.Pointer, n int) (pid int, ok bool) {
 		return 0, false
 	}
 	start := uintptr(unsafe.Pointer(&m.localMap[0]))
-	if uintptr(p) < start || uintptr(p) >= start+uintptr(len(m.localMap)) {
+	if uintptr(p) < start || uintptr(p)-start >= uintptr(len(m.localMap)) {
 		return 0, false
 	}
 	pid = int(uintptr(p)-start) / m.cfg.LocalSize
