@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib demo fuzz check test test-tools test-go test-c test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-lqcd bench-bsplib install clean vet
+.PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-lqcd bench-bsplib install clean vet vet32
 
 all: lib
 
@@ -53,6 +53,26 @@ bin/bspcc bin/bsprun: bin/%: tools/%.in
 	@mkdir -p bin
 	sed -e 's|@LIBDIR@|$(CURDIR)/lib|; s|@INCLUDEDIR@|$(CURDIR)/include|' $< > $@ && chmod 755 $@
 
+# The 32-bit build, like the board's host and cores (pointers fit in int and
+# unsigned): Go for 386 and gcc -m32 (Debian: gcc-multilib). Its ebsp.pc
+# adds -m32, so pkg-config builds hosts and kernels for it.
+LIB32   := lib32/libebsp.so
+GO32ENV := GOARCH=386 CGO_ENABLED=1 CC="$(CC) -m32"
+
+lib32: $(LIB32) lib32/pkgconfig/ebsp.pc
+
+$(LIB32): $(GOSRC)
+	@mkdir -p lib32
+	$(GO32ENV) $(GO) build -buildmode=c-shared -trimpath \
+		-ldflags='-extldflags=-Wl,-soname,$(SONAME)' -o lib32/.build-$$$$.so ./capi && \
+		mv lib32/.build-$$$$.h lib32/libebsp-go-exports.h && mv lib32/.build-$$$$.so lib32/$(SONAME)
+	ln -sf $(SONAME) $(LIB32)
+
+lib32/pkgconfig/ebsp.pc: pkgconfig/ebsp.pc.in
+	@mkdir -p lib32/pkgconfig
+	sed -e 's|@PREFIX@|$(CURDIR)|; s|@LIBDIR@|$(CURDIR)/lib32|; s|@INCLUDEDIR@|$(CURDIR)/include|' \
+		-e 's|^Cflags: |Cflags: -m32 |; s|^Libs: |Libs: -m32 |' $< > $@
+
 # The hello example: host and kernel built by the host gcc, 16 cores.
 demo: lib
 	$(MAKE) -C examples/hello run
@@ -60,13 +80,17 @@ demo: lib
 vet:
 	$(GO) vet ./...
 
+vet32:
+	$(GO32ENV) $(GO) vet ./...
+
+
 # The edit-test loop: vet, the shim, unit tests (no race detector) and the
 # C tests against the normal build. `make test` runs everything.
-check: lib vet test-shim
+check: lib lib32 vet test-shim
 	$(GO) test -count=1 ./runtime/... ./emesh/...
 	$(GO) test -count=1 ./ctests/... ./gotests/...
 
-test: lib vet test-shim test-install test-tools test-go test-c test-purego test-python test-asan
+test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-purego test-python test-asan
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
@@ -124,8 +148,19 @@ fuzz:
 test-go:
 	$(GO) test -race -count=1 ./runtime/... ./emesh/...
 
-test-c: lib
+# The engine's unit tests as 386 code (no race detector there).
+test-go32:
+	GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/...
+
+# The C tests; those with an `m32` file are built with -m32 against lib32.
+test-c: lib lib32
 	$(GO) test -count=1 ./ctests/...
+
+# Every C test again, built with -m32 against lib32, but for cycles (1000
+# runs in one process: leaks are the 64-bit run's business, and it is the
+# slowest test).
+test-c32: lib32
+	EBSP_CTEST_M32=1 $(GO) test -count=1 -skip 'TestCPrograms/cycles$$' ./ctests/...
 
 test-purego: lib
 	$(GO) test -count=1 ./gotests/...
@@ -177,7 +212,7 @@ install: lib
 	done
 
 clean:
-	rm -rf lib bin
+	rm -rf lib lib32 bin
 	$(MAKE) -C examples/hello clean
 	$(MAKE) -C examples/dotprod clean
 	$(MAKE) -C examples/matvec clean

@@ -33,8 +33,12 @@ static const void *pc_of(void *uctx)
     ucontext_t *uc = uctx;
 #if defined(__x86_64__)
     return (const void *)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+    return (const void *)uc->uc_mcontext.gregs[REG_EIP];
 #elif defined(__aarch64__)
     return (const void *)uc->uc_mcontext.pc;
+#elif defined(__arm__)
+    return (const void *)uc->uc_mcontext.arm_pc;
 #else
     (void)uc;
     return NULL;

@@ -142,6 +142,7 @@ func goHostBegin(nprocs C.int) C.int {
 	for i := range cores {
 		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
 		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
+		cores[i].dma_slot = m.Memory().DMA(i).Slot()
 	}
 	current = s
 	C.ebsp_active_nprocs = nprocs

@@ -51,8 +51,7 @@ func goLocalAddress(pid C.int, off C.uint) unsafe.Pointer {
 }
 
 // goDmaPush queues a transfer on the core's engine and returns its ticket
-// and, in *slot, the engine's completion word for ebsp_dma_wait. While the
-// run is stopping nothing is queued (ticket 0: nothing to wait for).
+// and, in *slot, the engine's shared state for ebsp_dma_wait.
 //
 //export goDmaPush
 func goDmaPush(pid C.int, dst, src unsafe.Pointer, n C.size_t, slot *unsafe.Pointer) C.uint {
@@ -65,14 +64,17 @@ func goDmaPush(pid C.int, dst, src unsafe.Pointer, n C.size_t, slot *unsafe.Poin
 	return C.uint(dma.Push(dst, src, int(n)))
 }
 
-// goDmaHelp lets a core about to wait for ticket copy the queued transfers
-// itself (see emesh.DMA.Help); it never blocks.
+// goDmaRun is one step of waiting for ticket of core pid's engine (see
+// emesh.DMA.Run): 0 when it is complete, else the nanoseconds to sleep
+// before asking again. It never blocks.
 //
-//export goDmaHelp
-func goDmaHelp(pid C.int, ticket C.uint) {
-	if c := coreOf(pid); c != nil {
-		c.DMA().Help(uint32(ticket))
+//export goDmaRun
+func goDmaRun(pid C.int, ticket C.uint) C.longlong {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
 	}
+	return C.longlong(c.DMA().Run(uint32(ticket)))
 }
 
 // goHostCopy is ebsp_write (toCore != 0) and ebsp_read: value and ptr are

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+struct ebsp_core;
+
 /* The cores' stream calls (goStream's op). */
 enum stream_op {
     STREAM_OPEN, STREAM_CLOSE, STREAM_MOVE_DOWN, STREAM_MOVE_UP, STREAM_SEEK,
@@ -31,17 +33,24 @@ struct stream_result {
 };
 
 /* Blocks until DMA ticket of core pid is complete; slot is the engine's
- * completion word (emesh.DMASlot). Copies queued transfers itself first
- * when the engine has not started them (goDmaHelp), then sched_yield a few
- * times, then futex sleep. Returns at once for ticket 0 or a NULL slot. */
+ * shared state (emesh.DMASlot). The engine copies a transfer only when it
+ * is waited for and its modelled time has come (goDmaRun); in between this
+ * sleeps. Returns at once for ticket 0 or a NULL slot, and early when the
+ * run is stopped. */
 void mem_dma_wait(int pid, void *slot, unsigned int ticket);
+
+/* Completes every transfer the calling core has pushed (waiting for their
+ * modelled time): a core does this before it enters any synchronisation or
+ * leaves its kernel, so the bytes are in place for whoever looks after it.
+ * Costs two loads when nothing is pending. */
+void mem_dma_settle(struct ebsp_core *self);
 
 /* ---- Go exports (capi/mem.go) ---- */
 extern void *goMalloc(int pid, unsigned int nbytes);
 extern void *goExtMalloc(int pid, unsigned int nbytes);
 extern void goFree(int pid, void *ptr);
 extern void *goLocalAddress(int pid, unsigned int offset);
-extern void goDmaHelp(int pid, unsigned int ticket);
+extern long long goDmaRun(int pid, unsigned int ticket);
 extern unsigned int goDmaPush(int pid, void *dst, void *src, size_t nbytes, void **slot);
 extern int goHostCopy(int pid, long long value, void *ptr, void *buf, int nbytes, int to_core);
 

@@ -17,9 +17,10 @@ enum { LOG_MIN = 4096 };
  * kernel that never syncs meets the engine's memory limit (EBSP_COMM_LIMIT_MB). */
 enum { DRAIN_AT = 256 << 10 };
 
-_Static_assert(sizeof(struct reqlog_entry) == 32, "layout shared with runtime/reqlog.go");
+/* 32 bytes with 64-bit pointers, 24 with 32-bit ones (make lib32). */
+_Static_assert(sizeof(struct reqlog_entry) == 16 + 2 * sizeof(void *), "layout shared with runtime/reqlog.go");
 _Static_assert(offsetof(struct reqlog_entry, variable) == 16, "layout shared with runtime/reqlog.go");
-_Static_assert(offsetof(struct reqlog_entry, dst) == 24, "layout shared with runtime/reqlog.go");
+_Static_assert(offsetof(struct reqlog_entry, dst) == 16 + sizeof(void *), "layout shared with runtime/reqlog.go");
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 

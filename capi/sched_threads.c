@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "shim.h"
+#include "mem.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -163,6 +164,7 @@ static int everyone_stuck(void)
 static int arrive(enum ebsp_where kind, int release_now)
 {
     struct ebsp_core *self = ebsp_self;
+    mem_dma_settle(self); /* the core's transfers land before anyone passes the barrier */
     if (atomic_load(&run.stopped))
         return -1;
     self->where = kind;
@@ -230,6 +232,8 @@ static void *core_main(void *arg)
     } else {
         self->entry();
     }
+    if (!atomic_load(&run.stopped))
+        mem_dma_settle(self); /* a kernel may end without waiting for its DMA */
     core_finished(self);
     faults_thread_end();
     ebsp_self = NULL;
@@ -250,11 +254,16 @@ void sched_cores_free(struct ebsp_core *cores)
     free(cores);
 }
 
+/* EBSP_STACK_KB, default 2 MiB; 256 KiB with 32-bit pointers (make lib32),
+ * where 1024 cores' stacks must fit in 4 GiB of address space beside
+ * everything else. */
 static size_t stack_size(void)
 {
     const char *kb = getenv("EBSP_STACK_KB");
     long v = kb ? strtol(kb, NULL, 10) : 0;
-    return v > 64 ? (size_t)v * 1024 : (size_t)2 << 20;
+    if (v > 64)
+        return (size_t)v * 1024;
+    return sizeof(void *) == 4 ? (size_t)256 << 10 : (size_t)2 << 20;
 }
 
 /* EBSP_TIMEOUT: seconds without progress before the watchdog stops a run. */

@@ -61,6 +61,7 @@ struct ebsp_core {
     int requests_pending;    /* recorded a request this superstep (bsp_put, bsp_send, ...) */
     int queue_pending;       /* may hold messages that the next bsp_sync must drop */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
+    void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
     struct ebsp_reqlog reqlog;
     struct hp_line hp_cache[HP_LINES]; /* remote copies of registered variables (hpcache.c) */
     pthread_t thread;

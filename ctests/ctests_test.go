@@ -13,10 +13,15 @@
 //	ordered           optional: compare stdout exactly, without canonicalising
 //	heavy             optional: runs alone (many threads or long), not beside
 //	                  the other tests, so that neither starves the other
+//	m32               optional: host and kernels are built with -m32 against
+//	                  the 32-bit library (make lib32), as on the board, where
+//	                  pointers fit in int and unsigned
 //
 // EBSP_CTEST_LIBDIR (default lib) picks the library build to test against and
 // EBSP_CTEST_CFLAGS adds flags to every gcc command: `make test-asan` uses
-// them to run the tests against an AddressSanitizer build.
+// them to run the tests against an AddressSanitizer build. The 32-bit tests
+// use EBSP_CTEST_LIB32DIR (default lib32) and EBSP_CTEST_CFLAGS32 instead.
+// EBSP_CTEST_M32=1 builds every test the 32-bit way (`make test-c32`).
 //
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
@@ -73,20 +78,44 @@ func repoRoot(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(libDir(root), "libebsp.so")); err != nil {
-		t.Fatalf("lib/libebsp.so not built: run `make lib` first (%v)", err)
-	}
 	return root
 }
 
-func libDir(root string) string {
-	if d := os.Getenv("EBSP_CTEST_LIBDIR"); d != "" {
-		if filepath.IsAbs(d) {
-			return d
-		}
-		return filepath.Join(root, d)
+// A build of the library to test against: where it is and the extra gcc
+// flags of its hosts and kernels.
+type libBuild struct {
+	libdir string
+	cflags []string
+	make   string // the make target that builds it
+}
+
+func dirFromEnv(root, name, def string) string {
+	d := os.Getenv(name)
+	if d == "" {
+		d = def
 	}
-	return filepath.Join(root, "lib")
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(root, d)
+}
+
+// libDir is the directory of the default library build (EBSP_CTEST_LIBDIR).
+func libDir(root string) string { return dirFromEnv(root, "EBSP_CTEST_LIBDIR", "lib") }
+
+// buildFor picks the library a test dir runs against: the 32-bit one for
+// tests marked m32 (or all, with EBSP_CTEST_M32=1), else the default.
+func buildFor(t *testing.T, root, dir string) libBuild {
+	b := libBuild{libdir: libDir(root),
+		cflags: strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS")), make: "make lib"}
+	if _, err := os.Stat(filepath.Join(dir, "m32")); err == nil || os.Getenv("EBSP_CTEST_M32") == "1" {
+		b = libBuild{libdir: dirFromEnv(root, "EBSP_CTEST_LIB32DIR", "lib32"),
+			cflags: append([]string{"-m32"}, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS32"))...), make: "make lib32"}
+	}
+	if _, err := os.Stat(filepath.Join(b.libdir, "libebsp.so")); err != nil {
+		t.Fatalf("%s/libebsp.so not built: run `%s` first (%v)", b.libdir, b.make, err)
+	}
+	return b
 }
 
 func TestCPrograms(t *testing.T) {
@@ -115,20 +144,20 @@ func gcc(t *testing.T, args ...string) {
 }
 
 func runCase(t *testing.T, root, dir, host string) {
+	lib := buildFor(t, root, dir)
 	build := t.TempDir()
 	inc := "-I" + filepath.Join(root, "include")
 	// -funsigned-char: char is unsigned on the board (ARM host and Epiphany
 	// cores), and ebsp.pc's Cflags carry the same flag.
 	cflags := []string{"-std=gnu99", "-funsigned-char", "-O1", "-g", "-Wall", "-Wextra", "-Werror", inc}
-	cflags = append(cflags, strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...)
+	cflags = append(cflags, lib.cflags...)
 	kernels, _ := filepath.Glob(filepath.Join(dir, "e_*.c"))
 	for _, k := range kernels {
 		out := filepath.Join(build, strings.TrimSuffix(filepath.Base(k), ".c")+".elf")
 		gcc(t, append(cflags, "-shared", "-fPIC", k, "-o", out)...)
 	}
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
-	libdir := libDir(root)
-	gcc(t, append(cflags, host, "-o", bin, "-L"+libdir, "-Wl,-rpath,"+libdir, "-lebsp", "-lm")...)
+	gcc(t, append(cflags, host, "-o", bin, "-L"+lib.libdir, "-Wl,-rpath,"+lib.libdir, "-lebsp", "-lm")...)
 
 	cmd := exec.Command(bin)
 	cmd.Dir = build

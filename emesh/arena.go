@@ -122,11 +122,11 @@ func (a *Arena) InUse() int {
 
 // Offset tells whether p points into the arena, and where.
 func (a *Arena) Offset(p unsafe.Pointer) (int, bool) {
-	off := int(uintptr(p) - uintptr(a.Base()))
-	if uintptr(p) < uintptr(a.Base()) || off >= len(a.mem) {
-		return 0, false
+	base := uintptr(a.Base())
+	if uintptr(p) < base || uintptr(p)-base >= uintptr(len(a.mem)) {
+		return 0, false // compared as uintptr: an int difference wraps in a 32-bit build
 	}
-	return off, true
+	return int(uintptr(p) - base), true
 }
 
 // Contains tells whether the n bytes at p lie wholly inside the arena.

@@ -3,93 +3,98 @@ package emesh
 import (
 	"sync"
 	"sync/atomic"
-	"syscall"
+	"time"
 	"unsafe"
 )
 
-// DMA is one core's DMA engine: a queue of copies carried out one after
-// another, in the order pushed, by a goroutine of its own, so the core
-// computes while its transfers proceed.
+// DMA is one core's DMA engine (EBSP drives channel E_DMA_1 with a chain
+// of descriptors): transfers complete one after another, in the order they
+// were pushed, each no earlier than the cost model says (dma_model.go),
+// timed from its push or from the end of the transfer before it, whichever
+// is later.
 //
-// Why a goroutine rather than a C thread: the stream engine (runtime/, pure
-// Go) pushes transfers itself, the engine can be unit-tested with the race
-// detector, and a thousand idle goroutines cost nothing where a thousand
-// extra OS threads would not. The price is a Go call per push (~100 ns),
-// small next to a transfer.
+// Completion is deterministic. A transfer's bytes are copied only when the
+// core waits for it (or for a later transfer of the chain) once its time
+// has come, or when the core reaches a synchronisation (capi: any barrier,
+// the end of its kernel) or the run ends. Nothing copies behind the core's
+// back, so a kernel that reads a destination before ebsp_dma_wait sees the
+// old bytes every time, however long it computed; on the chip it would see
+// them until the transfer's modelled end and a mixture after, which is a
+// race a correct program does not have.
 //
-// Completion is published in a DMASlot in mmap'ed memory, so the C side
-// waits on it with sched_yield and futex without calling into Go (a core
-// thread must never block inside a Go call). Tickets count the transfers
-// pushed, from 1; ticket t is complete once the slot's Done has reached t.
+// Times are on the monotonic wall clock, the clock ebsp_raw_time and
+// bsp_time read: the emulated core has no other notion of time, and so a
+// kernel that times its transfers measures at least the board's cost.
+//
+// The waiting itself happens in C (capi/mem_api.c): Run copies what is due
+// and otherwise says how long to sleep; a core thread never sleeps inside
+// Go. The slot, in mmap'ed memory, lets C see without a Go call whether a
+// ticket is complete and whether anything is pending. Tickets count the
+// transfers pushed, from 1; ticket t is complete once Done has reached t.
 type DMA struct {
-	slot *DMASlot
-	sync bool
+	slot  *DMASlot
+	mem   *Memory // classifies addresses into routes; nil: every transfer is a core write
+	pid   int
+	model DMAModel
+	sync  bool
+	clock func() int64 // ns, monotonic
 
 	mu     sync.Mutex
-	cond   *sync.Cond // signalled when Done advances, for Go-side waiters
-	queue  []transfer
-	busy   bool // a transfer is being copied (by the worker or a helper)
+	queue  []transfer // pushed and not complete, in ticket order
 	issued uint32
-	wake   chan struct{}
-	stop   chan struct{}
-	exited chan struct{}
-	hold   chan struct{} // test hook: when non-nil the worker waits on it before each copy
+	free   int64 // when the engine finishes the last transfer pushed
 }
 
-// DMASlot is the completion word of a DMA engine, shared with C (capi's
-// mem_dma_wait reads the same layout): Done is the last completed ticket,
-// Waiters counts C threads sleeping on the Done futex.
+// DMASlot is the state of a DMA engine shared with C (capi/mem_api.c
+// declares the same layout): Done is the last complete ticket, Issued the
+// last ticket pushed, Sync is 1 with EBSP_DMA_SYNC=1.
 type DMASlot struct {
-	Done    atomic.Uint32
-	Waiters atomic.Uint32
-	_       [56]byte // one cache line per engine
+	Done   atomic.Uint32
+	Issued atomic.Uint32
+	Sync   uint32
+	_      [52]byte // one cache line per engine
 }
 
 type transfer struct {
 	dst, src unsafe.Pointer
 	n        int
 	ticket   uint32
+	due      int64 // clock time of completion, per the model
+	copied   bool  // synchronous engines copy at the push
 }
 
-// newDMA starts an engine publishing into slot; synchronous engines copy
-// inside Push (EBSP_DMA_SYNC=1, for debugging).
-func newDMA(slot *DMASlot, synchronous bool) *DMA {
-	d := &DMA{slot: slot, sync: synchronous, wake: make(chan struct{}, 1),
-		stop: make(chan struct{}), exited: make(chan struct{})}
-	d.cond = sync.NewCond(&d.mu)
+var epoch = time.Now()
+
+// MonotonicNanos is the engine's clock: nanoseconds since the package was
+// initialised, on the monotonic clock.
+func MonotonicNanos() int64 { return int64(time.Since(epoch)) }
+
+// newDMA makes core pid's engine publishing into slot.
+func newDMA(slot *DMASlot, mem *Memory, pid int, cfg MemoryConfig) *DMA {
+	d := &DMA{slot: slot, mem: mem, pid: pid, model: cfg.DMA, sync: cfg.DMASync, clock: MonotonicNanos}
 	d.issued = slot.Done.Load()
-	if synchronous {
-		close(d.exited)
-	} else {
-		go d.work()
+	slot.Issued.Store(d.issued)
+	if cfg.DMASync {
+		slot.Sync = 1
 	}
 	return d
 }
 
-// Slot is the engine's completion word, for waiting on it from C.
+// Slot is the engine's shared state, for waiting on it from C.
 func (d *DMA) Slot() unsafe.Pointer { return unsafe.Pointer(d.slot) }
 
-// Synchronous reports whether transfers finish inside Push.
+// Synchronous reports whether transfers are copied inside Push
+// (EBSP_DMA_SYNC=1, for debugging). Their time is still waited for.
 func (d *DMA) Synchronous() bool { return d.sync }
 
-// PushNow is Push for a transfer the caller waits for at once: it is
-// queued without waking the worker and carried out by the calling thread
-// after those queued before it (see Help). Unless the worker is busy with
-// an earlier transfer, it is complete on return.
-func (d *DMA) PushNow(dst, src unsafe.Pointer, n int) uint32 {
-	if d.sync {
-		return d.Push(dst, src, n)
-	}
+// Model is the engine's cost model.
+func (d *DMA) Model() DMAModel { return d.model }
+
+// SetClock replaces the engine's clock (tests).
+func (d *DMA) SetClock(clock func() int64) {
 	d.mu.Lock()
-	d.issued++
-	if d.issued == 0 {
-		d.issued = 1
-	}
-	t := d.issued
-	d.queue = append(d.queue, transfer{dst: dst, src: src, n: n, ticket: t})
+	d.clock = clock
 	d.mu.Unlock()
-	d.Help(t)
-	return t
 }
 
 // Push queues a copy of n bytes from src to dst and returns its ticket
@@ -97,32 +102,44 @@ func (d *DMA) PushNow(dst, src unsafe.Pointer, n int) uint32 {
 // pushes, so tickets complete in the order they are issued.
 func (d *DMA) Push(dst, src unsafe.Pointer, n int) uint32 {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.issued++
 	if d.issued == 0 { // tickets compare across the wrap; only 0 itself is reserved
 		d.issued = 1
 	}
-	t := transfer{dst: dst, src: src, n: n, ticket: d.issued}
+	start := max(d.clock(), d.free)
+	d.free = start + d.model.Nanos(n, d.route(dst, src))
+	t := transfer{dst: dst, src: src, n: n, ticket: d.issued, due: d.free}
 	if d.sync {
-		d.mu.Unlock()
-		d.complete(t)
-		return t.ticket
+		copyTransfer(t)
+		t.copied = true
 	}
-	d.enqueue(t)
-	d.mu.Unlock()
+	d.queue = append(d.queue, t)
+	d.slot.Issued.Store(d.issued)
 	return t.ticket
 }
 
-// enqueue adds t to the queue and wakes the worker; d.mu is held.
-func (d *DMA) enqueue(t transfer) {
-	d.queue = append(d.queue, t)
-	d.poke()
-}
+// PushNow is Push; it remains for callers that wait for the transfer at
+// once.
+func (d *DMA) PushNow(dst, src unsafe.Pointer, n int) uint32 { return d.Push(dst, src, n) }
 
-func (d *DMA) poke() {
-	select {
-	case d.wake <- struct{}{}:
-	default:
+// route tells the path of a transfer by where its ends lie. Memory that is
+// in no arena (kernel globals and stacks, which live in host memory) counts
+// as the pushing core's own.
+func (d *DMA) route(dst, src unsafe.Pointer) Route {
+	if d.mem == nil {
+		return RouteCoreWrite
 	}
+	switch {
+	case d.mem.InExt(src):
+		return RouteExtRead
+	case d.mem.InExt(dst):
+		return RouteExtWrite
+	}
+	if owner, ok := d.mem.LocalOwner(src, 0); ok && owner != d.pid {
+		return RouteCoreRead
+	}
+	return RouteCoreWrite
 }
 
 // Done tells whether transfer ticket (and so every earlier one) is complete.
@@ -131,25 +148,6 @@ func (d *DMA) Done(ticket uint32) bool { return TicketDone(d.slot.Done.Load(), t
 // TicketDone compares tickets across the 32-bit wrap.
 func TicketDone(done, ticket uint32) bool { return int32(done-ticket) >= 0 }
 
-// Wait blocks the calling goroutine until ticket is complete. For Go
-// callers only (tests, draining at the end of a run); core threads wait in
-// C on the slot.
-func (d *DMA) Wait(ticket uint32) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for !d.Done(ticket) {
-		d.cond.Wait()
-	}
-}
-
-// Drain waits until every transfer pushed so far is complete.
-func (d *DMA) Drain() {
-	d.mu.Lock()
-	last := d.issued
-	d.mu.Unlock()
-	d.Wait(last)
-}
-
 // Issued is the ticket of the last transfer pushed.
 func (d *DMA) Issued() uint32 {
 	d.mu.Lock()
@@ -157,85 +155,74 @@ func (d *DMA) Issued() uint32 {
 	return d.issued
 }
 
-// close finishes the queued transfers and stops the worker.
-func (d *DMA) close() {
-	d.Drain()
-	select {
-	case <-d.stop:
-	default:
-		close(d.stop)
-	}
-	<-d.exited
-}
-
-func (d *DMA) work() {
-	defer close(d.exited)
-	for {
-		select {
-		case <-d.wake:
-		case <-d.stop:
-			return
-		}
-		for d.runOne(nil, 0) {
-		}
-	}
-}
-
-// Help is what a core does instead of sleeping when it must wait for
-// ticket: it carries out the queued transfers up to ticket itself, in
-// order, unless the worker is busy copying one (then the core waits for it
-// as usual). The transfers stay asynchronous — they progress while the
-// core computes — but a core that waits does not also pay for waking the
-// worker goroutine (tens of microseconds on a loaded machine).
-func (d *DMA) Help(ticket uint32) {
-	for !d.Done(ticket) && d.runOne(&ticket, ticket) {
-	}
-}
-
-// runOne copies the next queued transfer unless another one is being
-// copied or the queue is empty (or, for a helper, ticket is done); it
-// reports whether it copied one. One copy at a time keeps completion in
-// order.
-func (d *DMA) runOne(helping *uint32, ticket uint32) bool {
+// Run is one step of waiting for ticket: if its time has come, the
+// transfers up to it are copied, in order, and Run returns 0; otherwise it
+// copies those before it that are due and returns the nanoseconds left
+// until ticket's completion (the caller sleeps and calls again). A ticket
+// that is complete, or was never issued, returns 0.
+func (d *DMA) Run(ticket uint32) int64 {
 	d.mu.Lock()
-	if d.busy || len(d.queue) == 0 || (helping != nil && d.Done(ticket)) {
-		d.mu.Unlock()
-		return false
+	defer d.mu.Unlock()
+	if d.Done(ticket) || !TicketDone(d.issued, ticket) {
+		return 0
 	}
-	d.busy = true
-	t := d.queue[0]
-	d.queue = d.queue[1:]
-	hold := d.hold
-	d.mu.Unlock()
-	if hold != nil && helping == nil {
-		<-hold
+	now := d.clock()
+	for len(d.queue) > 0 {
+		t := d.queue[0]
+		if !TicketDone(ticket, t.ticket) {
+			return 0 // every transfer up to ticket is complete
+		}
+		if t.due > now {
+			return d.dueOf(ticket) - now
+		}
+		d.complete(t)
+		if d.queue = d.queue[1:]; len(d.queue) == 0 {
+			d.queue = nil // let the backing array go once idle
+		}
 	}
-	d.complete(t)
-	d.mu.Lock()
-	d.busy = false
-	if helping != nil && len(d.queue) > 0 {
-		d.poke() // the worker may have skipped these while we were busy
-	}
-	d.mu.Unlock()
-	return true
+	return 0
 }
 
-// complete copies t and publishes its ticket, waking C and Go waiters.
+// dueOf is when queued ticket completes; d.mu is held.
+func (d *DMA) dueOf(ticket uint32) int64 {
+	for _, t := range d.queue {
+		if t.ticket == ticket {
+			return t.due
+		}
+	}
+	return d.free
+}
+
+// complete copies t (unless a synchronous engine did at the push) and
+// publishes its ticket; d.mu is held.
 func (d *DMA) complete(t transfer) {
+	if !t.copied {
+		copyTransfer(t)
+	}
+	d.slot.Done.Store(t.ticket)
+}
+
+func copyTransfer(t transfer) {
 	if t.n > 0 {
 		copy(unsafe.Slice((*byte)(t.dst), t.n), unsafe.Slice((*byte)(t.src), t.n))
 	}
-	d.slot.Done.Store(t.ticket)
-	if d.slot.Waiters.Load() != 0 {
-		futexWakeAll(&d.slot.Done)
+}
+
+// Wait blocks the calling goroutine until ticket is complete. For Go
+// callers only (tests, draining at the end of a run); core threads wait in
+// C (capi/mem_api.c) with the same steps.
+func (d *DMA) Wait(ticket uint32) {
+	for {
+		left := d.Run(ticket)
+		if left <= 0 {
+			return
+		}
+		time.Sleep(time.Duration(left))
 	}
-	d.mu.Lock()
-	d.cond.Broadcast()
-	d.mu.Unlock()
 }
 
-const futexWakePrivate = 1 | 128 // FUTEX_WAKE | FUTEX_PRIVATE_FLAG
+// Drain waits until every transfer pushed so far is complete.
+func (d *DMA) Drain() { d.Wait(d.Issued()) }
 
-func futexWakeAll(word *atomic.Uint32) {
-	_, _, _ = syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(word)), futexWakePrivate, 1<<31-1, 0, 0, 0)
-}
+// close finishes the queued transfers.
+func (d *DMA) close() { d.Drain() }

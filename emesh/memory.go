@@ -18,25 +18,27 @@ const (
 
 // Defaults and bounds of the memory sizes. A core addresses at most 1 MiB
 // of its own memory on the Epiphany; external memory is bounded so that
-// offsets fit in an int32 on the C side.
+// offsets fit in an int32 on the C side, and in a 32-bit build so that it
+// leaves room in 4 GiB of address space (MaxExtSize, addr32.go/addr64.go).
 const (
 	DefaultLocalSize = 0x8000
 	DefaultExtSize   = 32 << 20
 	MinLocalSize     = 0x1000
 	MaxLocalSize     = 0x100000
 	MinExtSize       = 1 << 16
-	MaxExtSize       = 1 << 30
 )
 
 // MemoryConfig sizes the emulated memories.
 type MemoryConfig struct {
-	LocalSize int  // bytes of local memory per core
-	ExtSize   int  // bytes of external memory shared by all
-	DMASync   bool // DMA transfers complete inside Push
+	LocalSize int      // bytes of local memory per core
+	ExtSize   int      // bytes of external memory shared by all
+	DMASync   bool     // DMA transfers are copied inside Push
+	DMA       DMAModel // how long transfers take (zero: no time at all)
 }
 
-// DefaultMemoryConfig is the Parallella: 32 KiB per core, 32 MiB shared.
-var DefaultMemoryConfig = MemoryConfig{LocalSize: DefaultLocalSize, ExtSize: DefaultExtSize}
+// DefaultMemoryConfig is the Parallella: 32 KiB per core, 32 MiB shared,
+// the board's DMA timing.
+var DefaultMemoryConfig = MemoryConfig{LocalSize: DefaultLocalSize, ExtSize: DefaultExtSize, DMA: BoardDMA}
 
 // MemoryConfigFromEnv reads EBSP_LOCAL_MEM, EBSP_EXT_MEM and EBSP_DMA_SYNC
 // through getenv (nil: os.Getenv; see MeshFromEnv for why the library
@@ -92,7 +94,11 @@ func ParseSize(text string) (int, error) {
 	if err != nil || n < 0 || n > 1<<40 {
 		return 0, fmt.Errorf("%q is not a size in bytes (e.g. 32768, 0x8000, 32K, 32M)", text)
 	}
-	return int(n) * mult, nil
+	n *= int64(mult)
+	if n != int64(int(n)) { // beyond int in a 32-bit build
+		return 0, fmt.Errorf("%q is more bytes than this build can address", text)
+	}
+	return int(n), nil
 }
 
 // Memory is the emulated memory of a machine for one bsp_begin: a local
@@ -128,7 +134,7 @@ func NewMemory(n int, cfg MemoryConfig) (*Memory, error) {
 	for pid := 0; pid < n; pid++ {
 		m.local = append(m.local, newArena(m.localMap[pid*cfg.LocalSize:(pid+1)*cfg.LocalSize:(pid+1)*cfg.LocalSize]))
 		slot := (*DMASlot)(unsafe.Pointer(&m.slotMap[pid*slotSize]))
-		m.dma = append(m.dma, newDMA(slot, cfg.DMASync))
+		m.dma = append(m.dma, newDMA(slot, m, pid, cfg))
 	}
 	return m, nil
 }
@@ -155,11 +161,17 @@ func (m *Memory) LocalOwner(p unsafe.Pointer, n int) (pid int, ok bool) {
 		return 0, false
 	}
 	start := uintptr(unsafe.Pointer(&m.localMap[0]))
-	if uintptr(p) < start || uintptr(p) >= start+uintptr(len(m.localMap)) {
+	if uintptr(p) < start || uintptr(p)-start >= uintptr(len(m.localMap)) {
 		return 0, false
 	}
 	pid = int(uintptr(p)-start) / m.cfg.LocalSize
 	return pid, m.local[pid].Contains(p, n)
+}
+
+// InExt tells whether p lies in the external memory.
+func (m *Memory) InExt(p unsafe.Pointer) bool {
+	_, ok := m.ext.Offset(p)
+	return ok
 }
 
 // Drain waits for every DMA engine to finish its queued transfers.

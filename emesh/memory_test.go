@@ -89,7 +89,7 @@ func TestMemoryConfigFromEnv(t *testing.T) {
 	t.Setenv(DMASyncEnv, "1")
 	cfg, err = MemoryConfigFromEnv(nil)
 	require.NoError(t, err)
-	assert.Equal(t, MemoryConfig{LocalSize: 64 << 10, ExtSize: 1 << 20, DMASync: true}, cfg)
+	assert.Equal(t, MemoryConfig{LocalSize: 64 << 10, ExtSize: 1 << 20, DMASync: true, DMA: BoardDMA}, cfg)
 	for _, bad := range []string{"12", "lots", "2M", "0x8001"} {
 		t.Setenv(LocalMemEnv, bad)
 		_, err = MemoryConfigFromEnv(nil)

@@ -539,16 +539,19 @@ void ebsp_memcpy(void *dst, const void *src, size_t nbytes);
  * src     where to copy from.
  * nbytes  number of bytes to copy.
  *
- * Returns at once; the copy is done in the background while the core goes
- * on.  The transfers a core pushes are carried out one after another in the
- * order pushed.  Neither buffer may be touched until the transfer has been
- * waited for.  Addresses from ebsp_get_direct_address() let the DMA write to
- * or read from other cores.
+ * Returns at once; the core goes on while the transfer takes the time it
+ * takes on the board.  The transfers a core pushes complete one after
+ * another in the order pushed.  Neither buffer may be touched until the
+ * transfer has been waited for.  Addresses from ebsp_get_direct_address()
+ * let the DMA write to or read from other cores.  A zero-byte push leaves
+ * desc as it was.
  *
- * Differences from the board: the emulator really runs the copies
- * asynchronously (set EBSP_DMA_SYNC=1 in the environment to have each copy
- * finished before ebsp_dma_push() returns, for debugging), and it has no
- * restriction against copying from a core's local memory to the same core.
+ * Differences from the board: the bytes are copied when the transfer is
+ * waited for (or the core synchronises), never before its time on the
+ * board, so a destination read before ebsp_dma_wait() holds its old bytes
+ * every time; EBSP_DMA_SYNC=1 in the environment copies inside
+ * ebsp_dma_push(), for debugging.  There is no restriction against copying
+ * from a core's local memory to the same core.
  */
 void ebsp_dma_push(ebsp_dma_handle *desc, void *dst, const void *src, size_t nbytes);
 

@@ -1,15 +1,21 @@
 package runtime
 
 import (
+	"math"
 	"sync/atomic"
 	"unsafe"
+
+	"libebsp/emesh"
 )
 
 // CommLimitEnv names the environment variable that bounds the bytes a core
-// may queue for other cores in one superstep (MiB, default 1024).
+// may queue for other cores in one superstep (MiB, default 1024; 256 in a
+// 32-bit build, see defaultCommLimit).
 const CommLimitEnv = "EBSP_COMM_LIMIT_MB"
 
-const defaultCommLimit = 1 << 30
+// defaultCommLimit: 1 GiB, or 256 MiB when the whole process has 4 GiB of
+// address space (a 32-bit build: emesh.AddressBits).
+const defaultCommLimit = 1 << (28 + 2*(emesh.AddressBits/64))
 
 // commState is one core's communication state: registrations, the
 // requests of the current superstep, its message queue and what it sent
@@ -79,6 +85,8 @@ func (m *Machine) CommConfig(level CheckLevel, limitMiB int) {
 	m.comm.limit = limitMiB << 20
 	if limitMiB <= 0 {
 		m.comm.limit = defaultCommLimit
+	} else if limitMiB > math.MaxInt>>20 { // more than an int holds (a 32-bit build: 2 GiB)
+		m.comm.limit = math.MaxInt
 	}
 }
 

@@ -57,8 +57,9 @@ func int64Bytes(v int64) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(&v)
 
 func TestLogEntryLayoutMatchesReqlogH(t *testing.T) {
 	var e logEntry
-	assert.Equal(t, 32, LogEntrySize)
-	assert.Equal(t, []uintptr{0, 4, 8, 12, 16, 24}, []uintptr{unsafe.Offsetof(e.kind), unsafe.Offsetof(e.pid),
+	ptr := unsafe.Sizeof(e.variable) // 8, or 4 in the 32-bit build
+	assert.Equal(t, int(16+2*ptr), LogEntrySize)
+	assert.Equal(t, []uintptr{0, 4, 8, 12, 16, 16 + ptr}, []uintptr{unsafe.Offsetof(e.kind), unsafe.Offsetof(e.pid),
 		unsafe.Offsetof(e.offset), unsafe.Offsetof(e.nbytes), unsafe.Offsetof(e.variable), unsafe.Offsetof(e.dst)})
 }
 
@@ -154,7 +155,7 @@ func TestDrainLogRejectsBrokenLogs(t *testing.T) {
 		"tag size": {func(w *logWriter) { w.send(0, []byte{1, 2, 3}, nil) },
 			"bsp_send: internal error: logged with tag size 3, the tag size is 0"},
 		"cut short": {func(w *logWriter) { w.put(0, nil, nil, 0); w.a.used -= 8 },
-			"bsp_sync: internal error: request log cut short (0 of 24 bytes)"},
+			fmt.Sprintf("bsp_sync: internal error: request log cut short (0 of %d bytes)", LogEntrySize-8)},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
