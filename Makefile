@@ -8,7 +8,7 @@ LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
 
-.PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-lqcd bench-bsplib install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
 
 all: lib
 
@@ -168,10 +168,15 @@ test-purego: lib
 test-python: lib
 	python3 python/test_ebsp.py
 
-bench: bench-core bench-comm bench-stream bench-bsplib
+bench: bench-core bench-comm bench-stream bench-shared bench-bsplib
 
 bench-core: lib
 	$(MAKE) -s -C bench/core run
+
+# ../shared/bench, the yardstick the other BSP libraries are measured with,
+# at 2, 16, 64 and 1024 cores.
+bench-shared: lib
+	$(MAKE) -s -C bench/shared run
 
 # The communication engine at 2, 16 and 64 cores.
 bench-comm: lib
@@ -222,5 +227,6 @@ clean:
 	$(MAKE) -C examples/bsplib clean
 	rm -rf bench/bsplib/bin
 	$(MAKE) -C bench/stream clean
+	$(MAKE) -C bench/shared clean
 	$(MAKE) -C examples/lattice clean
 	$(MAKE) -C bench/lqcd clean
