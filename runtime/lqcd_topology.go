@@ -83,10 +83,10 @@ func lqcdDimString(dims []int) string {
 func lqcdProduct(dims []int) string {
 	p := 1
 	for _, d := range dims {
-		p *= d
-		if p > 1<<30 {
+		if d > (1<<30)/p { // before multiplying: int is 32 bits in the 386 build
 			return "more than 2^30"
 		}
+		p *= d
 	}
 	return fmt.Sprint(p)
 }
