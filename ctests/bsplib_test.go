@@ -16,14 +16,11 @@ package ctests
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -50,29 +47,6 @@ func buildBSPlib(t *testing.T, root, dir string, extra []string, rdynamic bool) 
 	}
 	gcc(t, args...)
 	return bin
-}
-
-// runProgram runs bin with args and extra environment; it returns stdout,
-// stderr and the exit status as a shell reports it.
-func runProgram(t *testing.T, bin string, args, env []string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			code = 128 + int(ws.Signal())
-		}
-	} else if err != nil {
-		t.Fatalf("run %s: %v", bin, err)
-	}
-	return stdout.String(), stderr.String(), code
 }
 
 func sortedLines(s string) string {

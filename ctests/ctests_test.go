@@ -159,9 +159,45 @@ func runCase(t *testing.T, root, dir, host string) {
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
 	gcc(t, append(cflags, host, "-o", bin, "-L"+lib.libdir, "-Wl,-rpath,"+lib.libdir, "-lebsp", "-lm")...)
 
-	cmd := exec.Command(bin)
-	cmd.Dir = build
-	cmd.Env = append(os.Environ(), readEnv(t, dir)...)
+	stdout, stderr, code := runProgram(t, bin, nil, readEnv(t, dir))
+	wantCode := 0
+	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
+		wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	expand := func(s string) string { return strings.ReplaceAll(s, "{DIR}", build) }
+	if code != wantCode {
+		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "expected"))
+	if err != nil {
+		t.Fatalf("missing expected: %v\nstdout was:\n%s", err, stdout)
+	}
+	got, exp := stdout, expand(string(want))
+	if strings.Contains(exp, "{ADDR}") {
+		got = address.ReplaceAllString(got, "{ADDR}")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ordered")); err != nil {
+		got, exp = Canonical(got), Canonical(exp)
+	}
+	if got != exp {
+		t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, exp, stderr)
+	}
+	if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
+		if g, w := strings.TrimSpace(stderr), strings.TrimSpace(expand(string(want))); g != w {
+			t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+		}
+	} else if stderr != "" {
+		t.Errorf("unexpected stderr:\n%s", stderr)
+	}
+}
+
+// runProgram runs bin with args and extra environment; it returns stdout,
+// stderr and the exit status as a shell reports it.
+func runProgram(t *testing.T, bin string, args, env []string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -170,40 +206,12 @@ func runCase(t *testing.T, root, dir, host string) {
 	if errors.As(err, &exitErr) {
 		code = exitErr.ExitCode()
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			code = 128 + int(ws.Signal()) // as a shell reports it
+			code = 128 + int(ws.Signal())
 		}
 	} else if err != nil {
 		t.Fatalf("run %s: %v", bin, err)
 	}
-	wantCode := 0
-	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
-		wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	}
-	expand := func(s string) string { return strings.ReplaceAll(s, "{DIR}", build) }
-	if code != wantCode {
-		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout.String(), stderr.String())
-	}
-	want, err := os.ReadFile(filepath.Join(dir, "expected"))
-	if err != nil {
-		t.Fatalf("missing expected: %v\nstdout was:\n%s", err, stdout.String())
-	}
-	got, exp := stdout.String(), expand(string(want))
-	if strings.Contains(exp, "{ADDR}") {
-		got = address.ReplaceAllString(got, "{ADDR}")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "ordered")); err != nil {
-		got, exp = Canonical(got), Canonical(exp)
-	}
-	if got != exp {
-		t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, exp, stderr.String())
-	}
-	if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
-		if g, w := strings.TrimSpace(stderr.String()), strings.TrimSpace(expand(string(want))); g != w {
-			t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
-		}
-	} else if stderr.Len() > 0 {
-		t.Errorf("unexpected stderr:\n%s", stderr.String())
-	}
+	return stdout.String(), stderr.String(), code
 }
 
 func readEnv(t *testing.T, dir string) []string {
