@@ -965,52 +965,50 @@ void waitForBarrier(void)
         collective(c, OP_BARRIER, 0, (union lqcd_val){0});
 }
 
+/* A scalar collective: every core's value, in core order, or NULL. */
+static struct lqcd_slot *scalar_collective(const char *call, int op, union lqcd_val v)
+{
+    struct lqcd_core *c = collective_core(call);
+    return c ? collective(c, op, 0, v) : NULL;
+}
+
+/* The doubles of all cores added in core order: the same bits on every core. */
+static double sum_in_core_order(const struct lqcd_slot *s)
+{
+    double sum = 0;
+    for (int q = 0; q < L.n; q++)
+        sum += s[q].v.d;
+    return sum;
+}
+
 int globalOr(int b)
 {
-    struct lqcd_core *c = collective_core("globalOr");
-    struct lqcd_slot *s = c ? collective(c, OP_OR, 0, (union lqcd_val){.i = b != 0}) : NULL;
-    if (!s)
-        return 0;
+    struct lqcd_slot *s = scalar_collective("globalOr", OP_OR, (union lqcd_val){.i = b != 0});
     int any = 0;
-    for (int q = 0; q < L.n; q++)
+    for (int q = 0; s && q < L.n; q++)
         any |= (int)s[q].v.i;
     return any;
 }
 
 int sumInt(int i)
 {
-    struct lqcd_core *c = collective_core("sumInt");
-    struct lqcd_slot *s = c ? collective(c, OP_SUM_INT, 0, (union lqcd_val){.i = i}) : NULL;
-    if (!s)
-        return 0;
-    uint32_t sum = 0;
-    for (int q = 0; q < L.n; q++)
+    struct lqcd_slot *s = scalar_collective("sumInt", OP_SUM_INT, (union lqcd_val){.i = i});
+    uint32_t sum = 0; /* wraps like two's complement, without signed overflow */
+    for (int q = 0; s && q < L.n; q++)
         sum += (uint32_t)s[q].v.i;
     return (int)sum;
 }
 
 float sumFloat(float x)
 {
-    struct lqcd_core *c = collective_core("sumFloat");
-    struct lqcd_slot *s = c ? collective(c, OP_SUM_FLOAT, 0, (union lqcd_val){.d = x}) : NULL;
-    if (!s)
-        return 0;
-    double sum = 0;
-    for (int q = 0; q < L.n; q++)
-        sum += s[q].v.d;
-    return (float)sum;
+    struct lqcd_slot *s = scalar_collective("sumFloat", OP_SUM_FLOAT, (union lqcd_val){.d = x});
+    return s ? (float)sum_in_core_order(s) : 0;
 }
 
 double sumDouble(double x)
 {
-    struct lqcd_core *c = collective_core("sumDouble");
-    struct lqcd_slot *s = c ? collective(c, OP_SUM_DOUBLE, 0, (union lqcd_val){.d = x}) : NULL;
-    if (!s)
-        return 0;
-    double sum = 0;
-    for (int q = 0; q < L.n; q++)
-        sum += s[q].v.d;
-    return sum;
+    struct lqcd_slot *s = scalar_collective("sumDouble", OP_SUM_DOUBLE, (union lqcd_val){.d = x});
+    return s ? sum_in_core_order(s) : 0;
 }
 
 /* Array sums: after the first barrier each core sums its share of the
