@@ -12,7 +12,7 @@ GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name 
 
 all: lib
 
-lib: $(LIB) lib/pkgconfig/ebsp.pc lib/pkgconfig/bsp.pc bin/ebspcc bin/ebsprun bin/bspcc bin/bsprun
+lib: $(LIB) lib/pkgconfig/ebsp.pc lib/pkgconfig/bsp.pc bin/ebspcc bin/ebsprun bin/ebsp-trace bin/bspcc bin/bsprun
 
 $(LIB): $(GOSRC)
 	@mkdir -p lib
@@ -31,7 +31,7 @@ bin/ebspcc: tools/ebspcc.in
 	@mkdir -p bin
 	sed -e 's|@INCLUDEDIR@|$(CURDIR)/include|; s|@LIBDIR@|$(CURDIR)/lib|' $< > $@ && chmod +x $@
 
-bin/ebsprun: tools/ebsprun
+bin/ebsprun bin/ebsp-trace: bin/%: tools/%
 	@mkdir -p bin
 	cp $< $@ && chmod +x $@
 
@@ -44,7 +44,14 @@ test-tools: lib
 	cd lib/tools-test && ../../bin/ebspcc -kernel -Wall -Wextra ../../examples/hello/e_hello.c && test -f e_hello.elf
 	bin/ebsprun --mesh 2x3 --checks strict lib/tools-test/host_hello | grep -c '^\$$[0-9][0-9]: Hello World' | grep -qx 6
 	bin/ebsprun --mesh 2x3 --stats lib/tools-test/host_hello | grep -q '^ebsp stats: run 1, 6 cores, 1 supersteps'
-	bin/ebsprun --trace lib/tools-test/t.json lib/tools-test/host_hello >/dev/null && grep -q traceEvents lib/tools-test/t.json
+	bin/ebsprun --mesh 2x3 --trace lib/tools-test/t.json lib/tools-test/host_hello >/dev/null && grep -q traceEvents lib/tools-test/t.json
+	bin/ebsp-trace lib/tools-test/t.json -o lib/tools-test/t.html
+	python3 -c 'import sys, xml.dom.minidom as x; s = open(sys.argv[1]).read(); \
+		svg = x.parseString(s[s.index("<svg"):s.index("</svg>") + 6]); \
+		assert len(svg.getElementsByTagName("rect")) == 12, "6 cores x (compute, bsp_end)"' lib/tools-test/t.html
+	if command -v chromium >/dev/null; then chromium --headless --no-sandbox --screenshot=lib/tools-test/t.png \
+		--window-size=1100,300 file://$(CURDIR)/lib/tools-test/t.html && test -s lib/tools-test/t.png; \
+		else echo "tools test: chromium absent, trace page not rendered"; fi
 	! bin/ebsprun --bogus lib/tools-test/host_hello 2>/dev/null
 	@echo "tools test: ok"
 
@@ -202,7 +209,7 @@ install: lib
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	sed -e 's|@INCLUDEDIR@|$(PREFIX)/include/ebsp|; s|@LIBDIR@|$(PREFIX)/lib|' tools/ebspcc.in > $(DESTDIR)$(PREFIX)/bin/ebspcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/ebspcc
-	install -m 755 tools/ebsprun $(DESTDIR)$(PREFIX)/bin/ebsprun
+	install -m 755 tools/ebsprun tools/ebsp-trace $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 docs/man/ebspcc.1 docs/man/ebsprun.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libebsp.so
