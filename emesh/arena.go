@@ -32,9 +32,16 @@ func newArena(mem []byte) *Arena {
 	return a
 }
 
-// mmapBytes maps n bytes of zeroed anonymous memory.
+// mmapBytes maps n bytes of zeroed anonymous memory, below 2 GiB where the
+// platform can (lowMapFlag) and there is room, else anywhere.
 func mmapBytes(n int) ([]byte, error) {
-	mem, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	const prot, flags = syscall.PROT_READ | syscall.PROT_WRITE, syscall.MAP_ANON | syscall.MAP_PRIVATE
+	if lowMapFlag != 0 {
+		if mem, err := syscall.Mmap(-1, 0, n, prot, flags|lowMapFlag); err == nil {
+			return mem, nil
+		}
+	}
+	mem, err := syscall.Mmap(-1, 0, n, prot, flags)
 	if err != nil {
 		return nil, fmt.Errorf("mapping %d bytes of emulated memory: %w", n, err)
 	}

@@ -1,6 +1,7 @@
 package emesh
 
 import (
+	"syscall"
 	"testing"
 	"unsafe"
 
@@ -106,5 +107,19 @@ func TestParseSize(t *testing.T) {
 	for _, bad := range []string{"", "-1", "K", "3x"} {
 		_, err := ParseSize(bad)
 		assert.Error(t, err, bad)
+	}
+}
+
+func TestEmulatedMemoryLiesBelow2GiB(t *testing.T) {
+	if lowMapFlag == 0 {
+		t.Skip("no MAP_32BIT here")
+	}
+	mem, err := mmapBytes(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	if addr := uintptr(unsafe.Pointer(&mem[0])); addr+uintptr(len(mem)) > 1<<31 {
+		t.Errorf("mapped at %#x: a cast to int would not survive", addr)
 	}
 }
