@@ -26,8 +26,8 @@ int main(void)
         ok_stream = n == 16 && ((int *)(size_t)ut)[1] == 42;
         bsp_stream_close(&stream);
     }
-    ebsp_message("local %d %d, ext %d, ptrs fit int: %d%s", local[3], (int *)(size_t)il == local, ext[1],
-                 il > 0, s == 0 ? (ok_stream ? ", stream token ok" : ", stream token WRONG") : "");
+    ebsp_message("local %d %d, ext %d, ptrs survive unsigned: %d%s", local[3], (int *)(size_t)il == local, ext[1],
+                 (int *)(size_t)ul == local && (int *)(size_t)ue == ext, s == 0 ? (ok_stream ? ", stream token ok" : ", stream token WRONG") : "");
     ebsp_free(local);
     ebsp_free(ext);
     bsp_end();
