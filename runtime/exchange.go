@@ -181,6 +181,9 @@ func (c *Core) syncPhaseA() int {
 	s := c.Superstep()
 	if c.m.comm.flags[s%2].Load() != int32(s+1) {
 		c.clearQueue()
+		if c.m.comm.atOnce {
+			c.forgetPopped() // no core serves a get or applies a put in this sync
+		}
 		c.superstep.Add(1)
 		return 0
 	}

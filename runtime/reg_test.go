@@ -110,3 +110,26 @@ func TestBoardEmptyRemoteSlotIsReportedWhenNotWaitable(t *testing.T) {
 	require.NotNil(t, err)
 	assert.Contains(t, err.Error(), "bsp_hpput: core 01 has no variable in registration slot 0")
 }
+
+func TestBoardPopIsForgottenAtASyncWithoutCommunication(t *testing.T) {
+	m, _ := boardMachine(t, 2)
+	mem := perCore(2)
+	err := spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		k.must(k.PopReg(ptr(&me.x)))
+		k.Sync() // nothing exchanged: the pop still ends here
+		if k.Pid() == 0 {
+			k.must(k.PushReg(ptr(&me.arr), 8)) // slot 0 again; core 1 leaves it empty
+			v := int64(9)
+			if !k.ok(k.HPPut(1, ptr(&v), ptr(&me.arr), 0, 8)) {
+				return
+			}
+		}
+		k.Sync()
+	})
+	require.NotNil(t, err, "core 1's x is no longer registered")
+	assert.Contains(t, err.Error(), "core 01 has no variable in registration slot 0")
+	assert.Zero(t, mem[1].x, "the put must not land in the popped variable")
+}
