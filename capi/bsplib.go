@@ -99,20 +99,10 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 //
 //export goBsplibFinish
 func goBsplibFinish(release C.int) {
-	abort := machine.FinishRun()
-	if statsTo != "" && statsTo != "0" {
-		reportStats(machine.Summary()) // on stderr (diagSay) while Standard
-	}
-	if traceTo != "" {
-		writeTrace(machine)
-	}
+	abort := finishRun()
 	machine.EndStandard()
 	if abort != nil {
-		where := ""
-		if abort.Pid >= 0 {
-			where = fmt.Sprintf(" on core %02d in superstep %d", abort.Pid, abort.Superstep)
-		}
-		cs := C.CString(fmt.Sprintf("ebsp: run stopped: %s%s\n", abort.Reason, where))
+		cs := C.CString(abort.Report())
 		C.out_stderr(cs)
 		C.free(unsafe.Pointer(cs))
 	}

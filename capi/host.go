@@ -283,13 +283,7 @@ func writeTrace(m *runtime.Machine) {
 
 //export goSpmdDone
 func goSpmdDone(ok C.int) {
-	abort := machine.FinishRun()
-	if statsTo != "" && statsTo != "0" {
-		reportStats(machine.Summary())
-	}
-	if traceTo != "" {
-		writeTrace(machine)
-	}
+	abort := finishRun()
 	if abort == nil {
 		return
 	}
@@ -297,9 +291,18 @@ func goSpmdDone(ok C.int) {
 		say("(BSP) ERROR: bsp_abort was called\n") // the board's line
 		return
 	}
-	where := ""
-	if abort.Pid >= 0 {
-		where = fmt.Sprintf(" on core %02d in superstep %d", abort.Pid, abort.Superstep)
+	say(abort.Report())
+}
+
+// finishRun ends a run of either face: its statistics and trace, and the
+// abort that stopped it (nil when none).
+func finishRun() *runtime.Abort {
+	abort := machine.FinishRun()
+	if statsTo != "" && statsTo != "0" {
+		reportStats(machine.Summary()) // on stderr (diagSay) in a BSPlib section
 	}
-	say(fmt.Sprintf("ebsp: run stopped: %s%s\n", abort.Reason, where))
+	if traceTo != "" {
+		writeTrace(machine)
+	}
+	return abort
 }

@@ -91,6 +91,16 @@ type Abort struct {
 	Message   string
 }
 
+// Report is the line that tells a stopped run: "ebsp: run stopped: <reason>
+// [on core PP in superstep N]".
+func (a *Abort) Report() string {
+	where := ""
+	if a.Pid >= 0 {
+		where = fmt.Sprintf(" on core %02d in superstep %d", a.Pid, a.Superstep)
+	}
+	return fmt.Sprintf("ebsp: run stopped: %s%s\n", a.Reason, where)
+}
+
 // NewMachine returns an idle machine with the given mesh.
 func NewMachine(mesh emesh.Mesh) *Machine {
 	m := &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
