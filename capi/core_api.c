@@ -10,7 +10,6 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 enum { CYCLES_PER_US = 600 };
 
