@@ -153,7 +153,7 @@ func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Point
 	reg, ok := t.slot(slot) // next-sync model: fixed until the sync
 	if c.m.comm.atOnce {
 		// a slot popped in this superstep may be filled again: HPPut waits
-		reg, ok = t.slotShared(slot)
+		reg, ok = t.slotShared(slot, c.Superstep())
 		ok = ok && reg.live
 	}
 	if !ok {

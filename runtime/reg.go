@@ -27,9 +27,10 @@ import (
 
 // registration is one core's copy of a registered variable.
 type registration struct {
-	addr unsafe.Pointer
-	size int
-	live bool
+	addr   unsafe.Pointer
+	size   int
+	live   bool
+	popped int // not live but addr set: the superstep of the pop (at-once model)
 }
 
 // lookupCache remembers the last address looked up: programs tend to
@@ -66,6 +67,7 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 		// is silently ignored.
 		for _, slot := range cs.byAddr[addr] {
 			cs.regs[slot].live = false // other cores still see it until the sync
+			cs.regs[slot].popped = c.Superstep()
 		}
 		delete(cs.byAddr, addr)
 		cs.last = lookupCache{}
@@ -157,18 +159,19 @@ func (c *Core) remoteReg(pid, slot int) (registration, bool) {
 	if !c.m.comm.atOnce || t == c {
 		return t.slot(slot)
 	}
-	if r, ok := t.slotShared(slot); ok && r.live {
+	step := c.Superstep()
+	if r, ok := t.slotShared(slot, step); ok && r.live {
 		return r, true
 	}
 	c.waitingReg.Store(true)
 	defer c.waitingReg.Store(false)
 	for !c.m.Aborted() && !t.waitingReg.Load() && c.m.running(pid) {
 		time.Sleep(regWaitPoll)
-		if r, ok := t.slotShared(slot); ok && r.live {
+		if r, ok := t.slotShared(slot, step); ok && r.live {
 			return r, true
 		}
 	}
-	return t.slotShared(slot)
+	return t.slotShared(slot, step)
 }
 
 // slot is what another core's request finds in this core's slot: a live
@@ -193,13 +196,16 @@ func (c *Core) publishRegs() {
 	c.regsView.Store(&view)
 }
 
-// slotShared reads the table while its core may be pushing or popping.
-func (c *Core) slotShared(slot int) (registration, bool) {
+// slotShared reads the table while its core may be pushing or popping, for
+// a request made in superstep step: a registration popped in an earlier
+// superstep is gone, even if its core has not yet cleared it (it may still
+// be leaving the sync that ended that superstep).
+func (c *Core) slotShared(slot, step int) (registration, bool) {
 	view := c.regsView.Load()
 	if view == nil || slot >= len(*view) {
 		return registration{}, false
 	}
-	if r := (*view)[slot]; r.live || r.addr != nil {
+	if r := (*view)[slot]; r.live || (r.addr != nil && r.popped == step) {
 		return r, true
 	}
 	return registration{}, false
