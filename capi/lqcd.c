@@ -1027,6 +1027,12 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
     }
     int pid = ebsp_self->pid, p = L.n;
     size_t share = ((size_t)n + (size_t)p - 1) / (size_t)p;
+    struct lqcd_slot *s = collective(c, op, n, (union lqcd_val){.p = x});
+    if (!s)
+        return;
+    /* Grown only now, past the collective's first barrier: a slower core
+     * may still be copying the previous array sum out of this tmp until
+     * it arrives here. */
     if (share > c->tmp_cap) {
         double *t = realloc(c->tmp, share * sizeof(double));
         if (!t) {
@@ -1037,9 +1043,6 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
             c->tmp_cap = share;
         }
     }
-    struct lqcd_slot *s = collective(c, op, n, (union lqcd_val){.p = x});
-    if (!s)
-        return;
     size_t lo = share * (size_t)pid, hi = lo + share;
     if (hi > (size_t)n)
         hi = (size_t)n;
