@@ -95,6 +95,7 @@ vet32:
 # C tests against the normal build. `make test` runs everything.
 check: lib lib32 vet test-shim
 	$(GO) test -count=1 ./runtime/... ./emesh/...
+	$(GO) test -count=1 ./runtime/ -transport=copy
 	$(GO) test -count=1 ./ctests/... ./gotests/...
 
 test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-purego test-python test-asan
@@ -152,8 +153,11 @@ fuzz:
 		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s ./$${t%%:*}/ || exit 1; \
 	done
 
+# The engine's tests run twice: over shared memory, and over a transport
+# that copies every block between cores as a message-passing one would.
 test-go:
 	$(GO) test -race -count=1 ./runtime/... ./emesh/...
+	$(GO) test -race -count=1 ./runtime/ -transport=copy
 
 # The engine's unit tests as 386 code (no race detector there).
 # 32-bit tests need a kernel that runs i386 programs (tools/can-run-m32).

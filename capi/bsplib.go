@@ -13,7 +13,6 @@ import "C"
 
 import (
 	"fmt"
-	"sync/atomic"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -73,8 +72,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	}
 	cores := unsafe.Slice(table, int(nprocs))
 	for i := range cores {
-		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
-		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
+		shareCore(m.Core(i), &cores[i])
 	}
 	configureComm(m)
 	statsTo = cGetenv(runtime.StatsEnv)
@@ -86,7 +84,6 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		complain(err.Error())
 		return nil
 	}
-	C.ebsp_stats_on = boolInt(m.StatsOn())
 	current = session{cores: table}
 	C.ebsp_active_nprocs = C.int(nprocs)
 	ensurePsFor(int(nprocs))

@@ -288,7 +288,6 @@ static void bl_start_section(long long P, const void *caller)
     cores[0].leave = bl_owner_leave;
     cores[0].kernel_base = object_base(caller);
     atomic_store(&bl.running, 1);
-    sync_reset();
     sched_adopt(&cores[0]);
     bl_start_core(&cores[0]);
     sched_start(cores, n, 1);

@@ -22,15 +22,6 @@ static struct ebsp_core *active_core(void)
     return self;
 }
 
-/* Like active_core, for calls that leave work for the next bsp_sync. */
-static struct ebsp_core *recording_core(void)
-{
-    struct ebsp_core *self = active_core();
-    if (self)
-        self->requests_pending = 1;
-    return self;
-}
-
 /* A request that does not go into the log: the engine must first see the
  * ones logged before it (issue order). False when that stopped the run. */
 static int drained(struct ebsp_core *self)
@@ -44,7 +35,7 @@ static int drained(struct ebsp_core *self)
  * cached for hpput/hpget are forgotten after. */
 void bsp_push_reg(const void *variable, const int nbytes)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self && drained(self)) {
         goPushReg(self->pid, (void *)variable, nbytes);
         hp_forget(self);
@@ -54,7 +45,7 @@ void bsp_push_reg(const void *variable, const int nbytes)
 
 void bsp_pop_reg(const void *variable)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self && drained(self)) {
         goPopReg(self->pid, (void *)variable);
         hp_forget(self);
@@ -64,7 +55,7 @@ void bsp_pop_reg(const void *variable)
 
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self && reqlog_put(self, pid, src, dst, offset, nbytes))
         return; /* logged: nothing here can have stopped the run */
     if (self && drained(self))
@@ -87,7 +78,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self && reqlog_get(self, pid, src, offset, dst, nbytes))
         return; /* logged: nothing here can have stopped the run */
     if (self && drained(self))
@@ -134,7 +125,7 @@ void *ebsp_get_direct_address(int pid, const void *variable)
 
 void bsp_set_tagsize(int *tag_bytes)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self && tag_bytes)
         *tag_bytes = goSetTagsize(self->pid, *tag_bytes);
     sched_leave_if_stopped();
@@ -142,7 +133,7 @@ void bsp_set_tagsize(int *tag_bytes)
 
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self && reqlog_send(self, pid, tag, payload, nbytes))
         return; /* logged: nothing here can have stopped the run */
     if (self && drained(self))
@@ -190,7 +181,7 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
 
 void ebsp_send_up(const void *tag, const void *payload, int nbytes)
 {
-    struct ebsp_core *self = recording_core();
+    struct ebsp_core *self = active_core();
     if (self)
         goSendUp(self->pid, (void *)tag, (void *)payload, nbytes);
     sched_leave_if_stopped();

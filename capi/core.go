@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
 	"libebsp/runtime"
 )
@@ -20,6 +22,16 @@ func coreOf(pid C.int) *runtime.Core {
 		return nil
 	}
 	return machine.Core(int(pid))
+}
+
+// shareCore makes the engine keep the fields of a core's C table that the
+// shim reads without calling into Go up to date (runtime.Mirror).
+func shareCore(c *runtime.Core, table *C.struct_ebsp_core) {
+	c.Share(runtime.Mirror{
+		Superstep: (*atomic.Int32)(unsafe.Pointer(&table.superstep)),
+		Tagsize:   (*int32)(unsafe.Pointer(&table.tagsize)),
+		Pending:   (*atomic.Int32)(unsafe.Pointer(&table.sync_pending)),
+	})
 }
 
 // fail reports a misuse on a core and stops the run as bsp_abort does. A

@@ -15,7 +15,6 @@ int bsp_begin(int nprocs)
     if (!self)
         return goHostBegin(nprocs);
     self->begin_ns = self->last_raw_ns = ebsp_now_ns();
-    self->queue_pending = 1; /* messages the host sent down */
     hp_forget(self);         /* registrations of an earlier run */
     goCoreBegin(self->pid);
     sched_leave_if_stopped();

@@ -49,6 +49,7 @@ func theMachine() (*runtime.Machine, error) {
 			Where: func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) },
 			Print: coreLine,
 		})
+		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])))
 	})
 	return machine, machineErr
 }
@@ -140,8 +141,7 @@ func goHostBegin(nprocs C.int) C.int {
 	}
 	cores := unsafe.Slice(s.cores, int(nprocs))
 	for i := range cores {
-		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
-		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
+		shareCore(m.Core(i), &cores[i])
 		cores[i].dma_slot = m.Memory().DMA(i).Slot()
 	}
 	current = s
@@ -233,7 +233,6 @@ func goSpmdStart() *C.struct_ebsp_core {
 		complainErr(err)
 		return nil
 	}
-	C.ebsp_stats_on = boolInt(m.StatsOn())
 	return current.cores
 }
 

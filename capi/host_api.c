@@ -28,7 +28,6 @@ int ebsp_spmd(void)
     struct ebsp_core *cores = goSpmdStart();
     if (!cores)
         return 0;
-    sync_reset();
     int ok = sched_run(cores, ebsp_active_nprocs);
     reqlog_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);

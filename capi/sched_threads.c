@@ -21,7 +21,6 @@
 
 __thread struct ebsp_core *ebsp_self;
 int ebsp_active_nprocs;
-int ebsp_stats_on;
 void (*ebsp_sync_cb)(void);
 void (*ebsp_end_cb)(void);
 

@@ -58,8 +58,7 @@ struct ebsp_core {
     uint64_t last_raw_ns;    /* previous ebsp_raw_time */
     int32_t superstep;       /* completed bsp_syncs; the engine's counter (runtime.Core) */
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
-    int requests_pending;    /* recorded a request this superstep (bsp_put, bsp_send, ...) */
-    int queue_pending;       /* may hold messages that the next bsp_sync must drop */
+    int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (runtime.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
     struct ebsp_reqlog reqlog;
@@ -72,10 +71,6 @@ extern __thread struct ebsp_core *ebsp_self;
 
 /* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
 extern int ebsp_active_nprocs;
-
-/* Superstep statistics are on for this run (EBSP_STATS): every bsp_sync
- * goes through the engine, which counts it. */
-extern int ebsp_stats_on;
 
 /* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
 extern void (*ebsp_sync_cb)(void);
@@ -127,8 +122,10 @@ void hp_forget(struct ebsp_core *self);
 
 /* ---- bsp_sync (core_api.c) ---- */
 
-/* Forgets the superstep flags of the previous run. */
-void sync_reset(void);
+/* The engine's sync flags (runtime/superstep.go): ebsp_sync_flags[s % 2]
+ * is s + 1 when some core communicated in superstep s. Only the engine
+ * writes them. */
+extern int32_t ebsp_sync_flags[2];
 
 /* ---- the LQCD message API (lqcd.c) ---- */
 

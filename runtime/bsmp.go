@@ -88,6 +88,7 @@ func (c *Core) SetTagsize(size int) (int, *Error) {
 		return c.comm.tagsize, c.errorf("bsp_set_tagsize", "negative tag size %d", size)
 	}
 	c.comm.newTag = size
+	c.communicated()
 	return c.comm.tagsize, nil
 }
 
@@ -104,16 +105,57 @@ func (c *Core) Send(pid int, tag, payload unsafe.Pointer, nbytes int) *Error {
 		return err
 	}
 	tagLen := c.comm.tagsize
-	data, err := c.pack(call, pid, recMsg, uint32(tagLen), 0, tagLen+nbytes)
+	data, err := c.pack(call, laneData, pid, kindMessage, uint32(tagLen), 0, tagLen+nbytes)
 	if err != nil {
 		return err
 	}
 	copy(data, bytesAt(tag, tagLen))
 	copy(data[tagLen:], bytesAt(payload, nbytes))
-	blk := c.comm.out[pid]
-	blk.msgs++
-	blk.msgBytes += len(data)
+	if c.m.stats.on {
+		c.countSent(len(data), true)
+	}
 	return nil
+}
+
+// kindMessage is a message record (laneData): a is the tag's length, the
+// payload the tag then the message's payload.
+const kindMessage = kindGetReply + 1
+
+func init() { registerKind(kindMessage, (*Core).receiveMessage) }
+
+// growInbox makes room for this superstep's incoming message bytes before
+// any is queued: the queue points into the inbox, which must not move.
+func (c *Core) growInbox(n int) *Error {
+	if n == 0 {
+		return nil
+	}
+	if err := c.comm.inbox.grow(n); err != nil {
+		return c.errorf("bsp_sync", "%v", err)
+	}
+	return nil
+}
+
+// receiveMessage copies one message (tag then payload) into the inbox and
+// queues it.
+func (c *Core) receiveMessage(_ int, r record) {
+	cs := &c.comm
+	tagLen := int(r.a)
+	off := cs.inbox.used
+	copy(cs.inbox.take(len(r.data)), r.data)
+	cs.queue.push(message{
+		tag:     cs.inbox.at(off),
+		payload: cs.inbox.at(off + tagLen),
+		tagLen:  tagLen,
+		size:    len(r.data) - tagLen,
+	})
+	if c.m.stats.on {
+		c.countRecv(len(r.data))
+	}
+}
+
+func (c *Core) clearQueue() {
+	c.comm.queue.clear()
+	c.comm.inbox.reset()
 }
 
 func (c *Core) checkMessage(call string, tag, payload unsafe.Pointer, nbytes int) *Error {

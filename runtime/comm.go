@@ -34,12 +34,9 @@ type commState struct {
 	tagsize int // tag size of this superstep
 	newTag  int // set in this superstep for the next, or -1
 
-	out      []*outBlock // packed requests by destination pid
-	outBytes int
-	gets     []getRequest
-	getBytes int
-	getBuf   arena
-	active   bool // a request was packed or recorded in this superstep
+	outBytes int          // packed in this superstep, against the limit
+	gets     []pendingGet // this superstep's gets, by number
+	active   bool         // a request was packed or recorded in this superstep
 
 	inbox arena // this superstep's messages (bsp_hpmove points here)
 	queue msgQueue
@@ -53,9 +50,7 @@ type commState struct {
 
 // machineComm is the machine-wide communication state.
 type machineComm struct {
-	// flags[s%2] holds s+1 when some core communicated in superstep s; a
-	// fast core already in superstep s+1 writes the other entry.
-	flags     [2]atomic.Int32
+	flags     *syncFlags // see superstep.go; C memory when shared (ShareSyncFlags)
 	checks    CheckLevel
 	bsplib    bool // the BSPlib face: standard registrations whatever the level
 	atOnce    bool // registrations take effect at the call (EBSP 1.0), not at the next sync
@@ -63,7 +58,9 @@ type machineComm struct {
 	sizes     bool // puts and gets must stay inside the target's registered size
 	unchecked bool // no per-request checks (NULL buffers)
 	limit     int
-	transport transport
+	transport Transport
+	// makeTransport makes the transport of a run (nil: shared memory)
+	makeTransport func(n int) Transport
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -118,10 +115,16 @@ func (m *Machine) startComm() {
 	if mc.limit == 0 {
 		mc.limit = defaultCommLimit
 	}
-	mc.transport = sharedMemory{m}
+	if mc.flags == nil {
+		mc.flags = new(syncFlags)
+	}
 	for i := range mc.flags {
 		mc.flags[i].Store(0)
 	}
+	if mc.transport != nil {
+		mc.transport.Release()
+	}
+	mc.transport = m.newTransport(len(m.cores))
 	mc.hostQ.clear()
 	for _, c := range m.cores {
 		c.comm.resetRun(mc.hostTag)
@@ -129,6 +132,7 @@ func (m *Machine) startComm() {
 		if c.pid < len(mc.down) {
 			mc.down[c.pid].deliver(&c.comm.queue)
 		}
+		c.needSync() // messages sent down, or statistics
 	}
 }
 
@@ -156,6 +160,10 @@ func (m *Machine) releaseComm() {
 	for _, c := range m.cores {
 		c.comm.release()
 	}
+	if m.comm.transport != nil {
+		m.comm.transport.Release()
+		m.comm.transport = nil
+	}
 	for i := range m.comm.down {
 		m.comm.down[i].arena.free()
 	}
@@ -165,29 +173,60 @@ func (m *Machine) releaseComm() {
 }
 
 func (cs *commState) resetRun(tagsize int) {
-	out, inbox, up, getBuf := cs.out, cs.inbox, cs.up, cs.getBuf
-	*cs = commState{out: out, inbox: inbox, up: up, getBuf: getBuf, tagsize: tagsize, newTag: -1}
-	for _, blk := range cs.out {
-		if blk != nil {
-			blk.reset()
-			blk.msgs, blk.msgBytes = 0, 0
-		}
-	}
+	inbox, up := cs.inbox, cs.up
+	*cs = commState{inbox: inbox, up: up, tagsize: tagsize, newTag: -1}
 	cs.inbox.reset()
 	cs.up.reset()
-	cs.getBuf.reset()
 }
 
 func (cs *commState) release() {
-	for _, blk := range cs.out {
-		if blk != nil {
-			blk.free()
-		}
-	}
 	cs.inbox.free()
 	cs.up.free()
-	cs.getBuf.free()
 	*cs = commState{newTag: -1}
+}
+
+// newTransport is the transport of a run on n cores: shared memory, or
+// what a test chose (UseTransport).
+func (m *Machine) newTransport(n int) Transport {
+	if m.comm.makeTransport != nil {
+		return m.comm.makeTransport(n)
+	}
+	return newSharedMemory(n)
+}
+
+// UseTransport makes the runs that start from now on move their blocks
+// with the transport that make returns for n cores (nil: shared memory).
+func (m *Machine) UseTransport(make func(n int) Transport) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.makeTransport = make
+}
+
+// ShareSyncFlags makes the engine keep its sync flags in flags, e.g. C
+// memory that the C shim's bsp_sync reads (see superstep.go).
+func (m *Machine) ShareSyncFlags(flags *[2]atomic.Int32) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.flags = flags
+}
+
+// pack reserves a record of kind with payload room n in this core's block
+// for dst in lane, within the core's per-superstep limit, and returns the
+// payload part.
+func (c *Core) pack(call string, lane Lane, dst int, kind Kind, a, b uint32, n int) ([]byte, *Error) {
+	cs := &c.comm
+	size := recordSize(n)
+	if cs.outBytes+size > c.m.comm.limit {
+		return nil, c.errorf(call, "communication memory exhausted: this core queued more than %d MiB in one superstep (raise %s)",
+			c.m.comm.limit>>20, CommLimitEnv)
+	}
+	data, err := c.m.comm.transport.Out(lane, c.pid, dst).add(kind, a, b, n)
+	if err != nil {
+		return nil, c.errorf(call, "%v", err)
+	}
+	cs.outBytes += size
+	c.communicated()
+	return data, nil
 }
 
 // addAt is p + off.

@@ -11,6 +11,7 @@ type Core struct {
 	m         *Machine
 	pid       int
 	superstep *atomic.Int32 // may live in C memory, read by the fault reporter
+	pending   *atomic.Int32 // C memory: 1 when the next bsp_sync needs the engine (superstep.go), or nil
 	begun     bool
 	ended     bool
 	comm      commState    // registrations, requests, queues (exchange.go)
@@ -24,11 +25,22 @@ type Core struct {
 
 func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
 
-// ShareSuperstep makes the core count its supersteps in counter, e.g. a
-// field of the C core table that the crash reporter reads.
-func (c *Core) ShareSuperstep(counter *atomic.Int32) {
-	counter.Store(c.superstep.Load())
-	c.superstep = counter
+// Mirror is where the C shim reads a core's engine state without calling
+// into Go: fields of its C core table.
+type Mirror struct {
+	Superstep *atomic.Int32 // completed bsp_syncs (the crash reporter, the shim's empty syncs)
+	Tagsize   *int32        // the tag size (the request log records bsp_send with it)
+	Pending   *atomic.Int32 // 1 when the core's next bsp_sync needs the engine
+}
+
+// Share makes the core keep the state in mirror up to date.
+func (c *Core) Share(mirror Mirror) {
+	mirror.Superstep.Store(c.superstep.Load())
+	c.superstep = mirror.Superstep
+	c.tagMirror = mirror.Tagsize
+	c.mirrorTagsize()
+	c.pending = mirror.Pending
+	c.pending.Store(1)
 }
 
 func (c *Core) reset() {

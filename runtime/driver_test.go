@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -27,8 +28,8 @@ func newStopBarrier(n int) *stopBarrier {
 	return b
 }
 
-// wait returns false when the run was stopped.
-func (b *stopBarrier) wait() bool {
+// Wait returns false when the run was stopped.
+func (b *stopBarrier) Wait() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped {
@@ -80,22 +81,16 @@ type kcore struct {
 
 // Sync is bsp_sync as capi runs it; false when the run was stopped.
 func (k kcore) Sync() bool {
-	for step := 0; ; {
-		step = k.SyncStep(step)
-		if err := k.TakeError(); err != nil {
-			k.run.fail(err)
-			return false
-		}
-		if step == 0 {
-			return true
-		}
-		if !k.barrier() {
-			return false
-		}
+	if k.Core.Sync(k.run.barrier) {
+		return true
 	}
+	if err := k.TakeError(); err != nil {
+		k.run.fail(err)
+	}
+	return false
 }
 
-func (k kcore) barrier() bool { return k.run.barrier.wait() }
+func (k kcore) barrier() bool { return k.run.barrier.Wait() }
 
 // ok reports a misuse returned by a call and tells the kernel to leave.
 func (k kcore) ok(err *Error) bool {
@@ -121,6 +116,7 @@ func (k kcore) must(err *Error) {
 func newTestMachine(t testing.TB, n int) *Machine {
 	t.Helper()
 	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
+	m.UseTransport(testTransport)
 	m.SetBSPlibRules(true)
 	m.CommConfig(CheckStrict, 0)
 	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
@@ -128,12 +124,21 @@ func newTestMachine(t testing.TB, n int) *Machine {
 	if _, err := m.Begin(n); err != nil {
 		t.Fatal(err)
 	}
+	shareMirrors(m)
 	t.Cleanup(func() {
 		if m.State() == HostBegun {
 			_ = m.End()
 		}
 	})
 	return m
+}
+
+// shareMirrors gives every core the state the C shim reads (Go memory
+// here), so that Sync takes the shim's empty-sync path as bsp_sync does.
+func shareMirrors(m *Machine) {
+	for pid := 0; pid < m.Nprocs(); pid++ {
+		m.Core(pid).Share(Mirror{Superstep: new(atomic.Int32), Tagsize: new(int32), Pending: new(atomic.Int32)})
+	}
 }
 
 // spmd runs kernel on every core of m once; it returns the misuse that
@@ -156,7 +161,7 @@ func spmd(t testing.TB, m *Machine, kernel func(k kcore)) *Error {
 			if _, err := c.End(); err != nil {
 				t.Error(err)
 			}
-			run.barrier.wait()
+			run.barrier.Wait()
 		}(m.Core(pid))
 	}
 	wg.Wait()

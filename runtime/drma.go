@@ -1,20 +1,40 @@
 package runtime
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // DRMA: bsp_put and bsp_get are buffered (packed now, carried out at the
 // next bsp_sync); bsp_hpput, bsp_hpget and bsp_direct_get copy at once.
 
-// getRequest is a bsp_get waiting for the sync: phase A reads the source
-// into getBuf at off, phase B copies it to dst.
-type getRequest struct {
-	src    int
-	slot   int
-	offset int
-	nbytes int
-	dst    unsafe.Pointer
-	off    int
+// Record kinds of the DRMA layer. A put travels in laneData: a is the
+// target's registration slot, b the offset, the payload the bytes. A get is
+// a request and a reply: the request (laneRequests; a: slot, b: offset,
+// payload: the byte count and the get's number) is served by the owner of
+// the variable in phase A, which sends the bytes back in laneReplies (a:
+// the get's number); the requester writes them to the destination in phase
+// B, before any put is applied.
+const (
+	kindPut Kind = 1 + iota
+	kindGetRequest
+	kindGetReply
+)
+
+func init() {
+	registerKind(kindPut, (*Core).applyPut)
+	registerKind(kindGetRequest, (*Core).serveGet)
+	registerKind(kindGetReply, (*Core).completeGet)
 }
+
+// pendingGet is a bsp_get waiting for its reply.
+type pendingGet struct {
+	dst    unsafe.Pointer
+	nbytes int
+}
+
+// getRequestSize is the payload of a get request: byte count, get number.
+const getRequestSize = 8
 
 // target parses a DRMA request to or from the registered variable addr of
 // core pid: it returns that core's copy of the variable.
@@ -68,12 +88,25 @@ func (c *Core) Put(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error 
 	if err != nil {
 		return err
 	}
-	data, err := c.pack("bsp_put", pid, recPut, uint32(slot), uint32(offset), nbytes)
+	data, err := c.pack("bsp_put", laneData, pid, kindPut, uint32(slot), uint32(offset), nbytes)
 	if err != nil {
 		return err
 	}
 	copy(data, bytesAt(src, nbytes))
+	if c.m.stats.on {
+		c.countSent(nbytes, false)
+	}
 	return nil
+}
+
+// applyPut writes a put into this core's copy of the variable: the slot as
+// the sender found it (popped in this superstep still counts).
+func (c *Core) applyPut(_ int, r record) {
+	reg, _ := c.slot(int(r.a))
+	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
+	if c.m.stats.on {
+		c.countRecv(len(r.data))
+	}
 }
 
 // HPPut is bsp_hpput: written into the target's variable at once.
@@ -104,14 +137,38 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 		return c.errorf("bsp_get", "communication memory exhausted: this core requested more than %d MiB in one superstep (raise %s)",
 			c.m.comm.limit>>20, CommLimitEnv)
 	}
-	cs.outBytes += nbytes
-	cs.gets = append(cs.gets, getRequest{src: pid, slot: slot, offset: offset, nbytes: nbytes, dst: dst, off: cs.getBytes})
-	cs.getBytes += nbytes
-	cs.active = true
+	req, err := c.pack("bsp_get", laneRequests, pid, kindGetRequest, uint32(slot), uint32(offset), getRequestSize)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(req[0:], uint32(nbytes))
+	binary.LittleEndian.PutUint32(req[4:], uint32(len(cs.gets)))
+	cs.outBytes += nbytes // the reply
+	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
 	if c.m.stats.on {
 		c.countRecv(nbytes)
 	}
 	return nil
+}
+
+// serveGet answers a get request for this core's copy of a variable with
+// its bytes as they are before any put of the superstep (phase A). The
+// reply's memory was counted against the requester's limit.
+func (c *Core) serveGet(src int, r record) {
+	nbytes := int(binary.LittleEndian.Uint32(r.data[0:]))
+	reg, _ := c.slot(int(r.a)) // popped in this superstep still counts
+	reply, err := c.m.comm.transport.Out(laneReplies, c.pid, src).add(kindGetReply, binary.LittleEndian.Uint32(r.data[4:]), 0, nbytes)
+	if err != nil {
+		c.comm.err = c.errorf("bsp_sync", "%v", err)
+		return
+	}
+	copy(reply, bytesAt(addAt(reg.addr, int(r.b)), nbytes))
+}
+
+// completeGet writes a reply to the destination of its get (phase B).
+func (c *Core) completeGet(_ int, r record) {
+	g := c.comm.gets[r.a]
+	copy(bytesAt(g.dst, g.nbytes), r.data)
 }
 
 // HPGet is bsp_hpget: read from the source at once.
@@ -190,32 +247,4 @@ func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error)
 			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
 	}
 	return reg, nil
-}
-
-// serveGets reads every get's source into getBuf (phase A).
-func (c *Core) serveGets() {
-	cs := &c.comm
-	if len(cs.gets) == 0 {
-		return
-	}
-	cs.getBuf.reset()
-	if err := cs.getBuf.grow(cs.getBytes); err != nil {
-		cs.err = c.errorf("bsp_sync", "%v", err)
-		return
-	}
-	buf := cs.getBuf.take(cs.getBytes)
-	for _, g := range cs.gets {
-		reg, _ := c.m.cores[g.src].slot(g.slot) // popped in this superstep still counts
-		copy(buf[g.off:g.off+g.nbytes], bytesAt(addAt(reg.addr, g.offset), g.nbytes))
-	}
-}
-
-// writeGetResults copies what phase A read to the gets' destinations.
-func (c *Core) writeGetResults() {
-	cs := &c.comm
-	for _, g := range cs.gets {
-		copy(bytesAt(g.dst, g.nbytes), cs.getBuf.mem[g.off:g.off+g.nbytes])
-	}
-	cs.gets = cs.gets[:0]
-	cs.getBytes = 0
 }

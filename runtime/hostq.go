@@ -20,8 +20,8 @@ func (s span) message(a *arena) message {
 	return message{tag: a.at(s.off), payload: a.at(s.off + s.tagLen), tagLen: s.tagLen, size: s.size}
 }
 
-// record copies tag and payload into a and returns their span.
-func record(a *arena, tag unsafe.Pointer, tagLen int, payload unsafe.Pointer, size int) (span, error) {
+// recordMessage copies tag and payload into a and returns their span.
+func recordMessage(a *arena, tag unsafe.Pointer, tagLen int, payload unsafe.Pointer, size int) (span, error) {
 	if err := a.grow(tagLen + size); err != nil {
 		return span{}, err
 	}
@@ -56,12 +56,13 @@ func (c *Core) SendUp(tag, payload unsafe.Pointer, nbytes int) *Error {
 	if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
 		return err
 	}
-	s, err := record(&c.comm.up, tag, c.comm.tagsize, payload, nbytes)
+	s, err := recordMessage(&c.comm.up, tag, c.comm.tagsize, payload, nbytes)
 	if err != nil {
 		return c.errorf(call, "%v", err)
 	}
 	c.comm.upMsgs = append(c.comm.upMsgs, s)
 	c.comm.sentUp = true
+	c.needSync() // a bsp_sync after this is a misuse the engine reports
 	return nil
 }
 
@@ -112,7 +113,7 @@ func (m *Machine) SendDown(pid int, tag, payload unsafe.Pointer, nbytes int) err
 		m.comm.down = append(m.comm.down, make([]hostOutbox, len(m.cores)-len(m.comm.down))...)
 	}
 	o := &m.comm.down[pid]
-	s, err := record(&o.arena, tag, m.comm.hostTag, payload, nbytes)
+	s, err := recordMessage(&o.arena, tag, m.comm.hostTag, payload, nbytes)
 	if err != nil {
 		return fmt.Errorf("%s: %v", call, err)
 	}

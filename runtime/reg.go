@@ -44,6 +44,7 @@ type lookupCache struct {
 // PushReg is bsp_push_reg.
 func (c *Core) PushReg(addr unsafe.Pointer, nbytes int) *Error {
 	cs := &c.comm
+	c.communicated()
 	if c.m.comm.atOnce {
 		c.fillSlot(c.lowestFreeSlot(), registration{addr: addr, size: nbytes, live: true})
 		c.publishRegs()
@@ -62,6 +63,7 @@ func (c *Core) PushReg(addr unsafe.Pointer, nbytes int) *Error {
 // PopReg is bsp_pop_reg.
 func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 	cs := &c.comm
+	c.communicated()
 	if c.m.comm.atOnce {
 		// The board empties every slot holding addr; an unknown address
 		// is silently ignored.

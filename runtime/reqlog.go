@@ -84,13 +84,6 @@ func (c *Core) applyLogEntry(e *logEntry, data unsafe.Pointer) (int, *Error) {
 	}
 }
 
-// ShareTagsize makes the core mirror its tag size in *field (C memory the
-// shim reads when it logs a bsp_send), now and whenever it changes.
-func (c *Core) ShareTagsize(field *int32) {
-	c.tagMirror = field
-	c.mirrorTagsize()
-}
-
 func (c *Core) mirrorTagsize() {
 	if c.tagMirror != nil {
 		*c.tagMirror = int32(c.comm.tagsize)

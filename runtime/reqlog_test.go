@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -180,7 +181,7 @@ func TestTagsizeIsMirrored(t *testing.T) {
 	mirrors := make([]int32, 2)
 	for pid := range mirrors {
 		mirrors[pid] = -1
-		m.Core(pid).ShareTagsize(&mirrors[pid])
+		m.Core(pid).Share(Mirror{Superstep: new(atomic.Int32), Tagsize: &mirrors[pid], Pending: new(atomic.Int32)})
 	}
 	seen := make([][]int32, 2)
 	require.Nil(t, spmd(t, m, func(k kcore) {

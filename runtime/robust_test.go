@@ -14,6 +14,7 @@ import (
 func TestAllToAllBlocksStaySmall(t *testing.T) {
 	const n = 64
 	m := newTestMachine(t, n)
+	m.UseTransport(newSharedMemory) // whose blocks it measures
 	inbox := make([][n]int64, n)
 	require.Nil(t, spmd(t, m, func(k kcore) {
 		me := &inbox[k.Pid()]
@@ -30,7 +31,7 @@ func TestAllToAllBlocksStaySmall(t *testing.T) {
 		for src := range n {
 			assert.Equal(t, int64(src*1000+pid), inbox[pid][src])
 		}
-		for _, blk := range m.Core(pid).comm.out {
+		for _, blk := range m.comm.transport.(*sharedMemory).out[pid][laneData] {
 			if blk != nil {
 				reserved += len(blk.mem)
 			}

@@ -1,117 +1,76 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sort"
+	"sync/atomic"
 )
 
-// The exchange of one superstep, in the layers of ARCHITECTURE.md:
-// requests are parsed when they are made (drma.go, bsmp.go: registration
-// lookup, bounds) and packed at once into one block per destination core
-// (pack); at bsp_sync the blocks are transmitted (transport) and every
-// receiver unpacks the blocks for it in source pid order (unpack).
+// The superstep: what bsp_sync does. Requests are parsed when they are made
+// (drma.go, bsmp.go: registration lookup, bounds) and packed at once into
+// the transport's blocks (transport.go); bsp_sync delivers them. The engine
+// owns the steps below; the caller runs them with a barrier of all cores
+// between two steps (Core.Sync in Go; capi/core_api.c's bsp_sync in C, which
+// must not hold a Go frame across a barrier, see docs/design.md):
 //
-// bsp_sync runs these steps on every core, separated by barriers:
-//
-//	0  finish the superstep's requests; flag the superstep if it has any
+//	0  finish the superstep's requests: check them, post the lanes
 //	   -- barrier --
-//	1  no flag: the sync ends here (an empty bsp_sync costs one barrier).
+//	1  nobody communicated in this superstep (the sync flags): the sync ends
+//	   here, an empty bsp_sync costs one barrier.
 //	   Else phase A: core 0 checks that registrations and tag sizes agree;
-//	   every core serves its own gets, reading the sources into a buffer,
-//	   so all gets see the values from before any put (the BSPlib rule).
+//	   every core serves the get requests sent to it, reading the sources
+//	   into replies, so every get sees the values from before any put.
 //	   -- barrier --
-//	2  phase B: every core writes its get results, applies the puts and
-//	   queues the messages destined to it (by source pid, then issue
-//	   order), and installs registrations and the tag size.
+//	2  phase B: every core writes its get replies, applies the puts and
+//	   queues the messages sent to it (by source pid, then issue order),
+//	   and installs registrations and the tag size.
 //	   -- barrier --
-//	3  every core clears its outgoing blocks; the next superstep may
-//	   reuse buffers and use bsp_hpput safely.
-
-// Record kinds in a packed block.
+//	3  every core empties its blocks; the next superstep may reuse buffers
+//	   and use bsp_hpput safely.
+//
+// The lanes of the transport, in the order a sync delivers them.
 const (
-	recPut uint32 = 1 // a: registration slot, b: offset
-	recMsg uint32 = 2 // a: tag bytes
+	laneRequests Lane = iota // get requests: delivered in step 1
+	laneReplies              // get replies: packed in step 1, delivered first in step 2
+	laneData                 // puts and messages: delivered in step 2
 )
 
-// recHeader is the size of a record header: kind, two arguments, length.
-const recHeader = 16
+// syncFlags tell whether anybody communicated in a superstep: flags[s%2]
+// holds s+1 when some core did in superstep s (a fast core already in
+// superstep s+1 writes the other entry). They may live in C memory, where
+// the C shim's bsp_sync reads them to skip the engine in an empty sync.
+type syncFlags = [2]atomic.Int32
 
-// outBlock is what a core packed for one destination in this superstep.
-type outBlock struct {
-	arena
-	msgs     int // messages in the block
-	msgBytes int // their tag and payload bytes
-}
+// Barrier is the barrier of all cores that separates two steps of a sync;
+// Wait returns false when the run is being stopped.
+type Barrier interface{ Wait() bool }
 
-// transport moves the packed blocks of a superstep from their sources to
-// their destinations. The only layer that knows where blocks live: an MPI
-// transport would exchange them here and hand out received copies.
-type transport interface {
-	// block returns what src packed for dst (nil when nothing); valid
-	// during phase B of the current sync.
-	block(src, dst int) *outBlock
-}
-
-// sharedMemory is the in-process transport: a receiver reads the sender's
-// block in place, so the only copy is the unpacking one.
-type sharedMemory struct{ m *Machine }
-
-func (s sharedMemory) block(src, dst int) *outBlock {
-	out := s.m.cores[src].comm.out
-	if out == nil {
-		return nil
+// Sync is bsp_sync with the steps' barriers in b, for cores driven from Go:
+// the loop that the C shim runs itself (capi/core_api.c), fast path
+// included. A core whose pending mirror is clear (no request, no queued
+// message: nothing for the engine) only waits at the barrier; if then the
+// flags say that nobody communicated, the sync is over. It returns false
+// when the run was stopped (by a misuse: TakeError, or elsewhere).
+func (c *Core) Sync(b Barrier) bool {
+	s := c.Superstep()
+	engine := c.pending == nil || c.pending.Load() != 0
+	step := 1
+	if engine {
+		step = c.SyncStep(0)
 	}
-	return out[dst]
-}
-
-// pad8 rounds n up to a multiple of 8 so record headers stay aligned.
-func pad8(n int) int { return (n + 7) &^ 7 }
-
-// pack reserves a record of kind with payload room n in the block for dst
-// and returns the payload part.
-func (c *Core) pack(call string, dst int, kind, a, b uint32, n int) ([]byte, *Error) {
-	cs := &c.comm
-	if cs.out == nil {
-		cs.out = make([]*outBlock, len(c.m.cores))
+	if step == 0 || !b.Wait() {
+		return false
 	}
-	blk := cs.out[dst]
-	if blk == nil {
-		blk = &outBlock{arena: arena{onHeap: true}}
-		cs.out[dst] = blk
+	if !engine && c.m.comm.flags[s%2].Load() != int32(s+1) {
+		c.superstep.Add(1)
+		return true
 	}
-	size := recHeader + pad8(n)
-	if cs.outBytes+size > c.m.comm.limit {
-		return nil, c.errorf(call, "communication memory exhausted: this core queued more than %d MiB in one superstep (raise %s)",
-			c.m.comm.limit>>20, CommLimitEnv)
+	for step = c.SyncStep(step); step > 0; step = c.SyncStep(step) {
+		if !b.Wait() {
+			return false
+		}
 	}
-	if err := blk.grow(size); err != nil {
-		return nil, c.errorf(call, "%v", err)
-	}
-	cs.outBytes += size
-	cs.active = true
-	if c.m.stats.on {
-		c.countSent(n, kind == recMsg)
-	}
-	rec := blk.take(size)
-	binary.LittleEndian.PutUint32(rec[0:], kind)
-	binary.LittleEndian.PutUint32(rec[4:], a)
-	binary.LittleEndian.PutUint32(rec[8:], b)
-	binary.LittleEndian.PutUint32(rec[12:], uint32(n))
-	return rec[recHeader : recHeader+n], nil
-}
-
-// unpack walks a block in the order it was packed.
-func unpack(blk *outBlock, each func(kind, a, b uint32, data []byte)) {
-	mem := blk.mem[:blk.used]
-	for len(mem) > 0 {
-		kind := binary.LittleEndian.Uint32(mem[0:])
-		a := binary.LittleEndian.Uint32(mem[4:])
-		b := binary.LittleEndian.Uint32(mem[8:])
-		n := int(binary.LittleEndian.Uint32(mem[12:]))
-		each(kind, a, b, mem[recHeader:recHeader+n])
-		mem = mem[recHeader+pad8(n):]
-	}
+	return c.comm.err == nil
 }
 
 // SyncStep runs step of bsp_sync on this core. It returns the next step:
@@ -162,17 +121,42 @@ func (c *Core) fail(err *Error) int {
 	return 0
 }
 
+// communicated records that this core made a request in this superstep:
+// every core then takes the sync's steps. Once per superstep, so that the
+// shared flag is not written by every request.
+func (c *Core) communicated() {
+	if c.comm.active {
+		return
+	}
+	c.comm.active = true
+	s := c.Superstep()
+	c.m.comm.flags[s%2].Store(int32(s + 1))
+	c.needSync()
+}
+
+// needSync says that this core's next bsp_sync needs the engine even if
+// nobody communicates (the C shim skips it otherwise).
+func (c *Core) needSync() {
+	if c.pending != nil {
+		c.pending.Store(1)
+	}
+}
+
 func (c *Core) syncFinishRequests() int {
 	cs := &c.comm
+	if c.pending != nil {
+		c.pending.Store(0)
+	}
 	if cs.sentUp {
 		return c.fail(c.errorf("ebsp_send_up", "called before bsp_sync; messages to the host may only be sent in the last superstep, after the final bsp_sync"))
 	}
 	if len(cs.pops) > 1 {
 		sort.Ints(cs.pops)
 	}
-	if cs.active || cs.newTag >= 0 || len(cs.pushes) > 0 || len(cs.pops) > 0 {
-		s := c.Superstep()
-		c.m.comm.flags[s%2].Store(int32(s + 1))
+	if cs.active {
+		t := c.m.comm.transport
+		t.Post(laneRequests, c.pid)
+		t.Post(laneData, c.pid)
 	}
 	return 1
 }
@@ -184,7 +168,7 @@ func (c *Core) syncPhaseA() int {
 		if c.m.comm.atOnce {
 			c.forgetPopped() // no core serves a get or applies a put in this sync
 		}
-		c.superstep.Add(1)
+		c.endSuperstep()
 		return 0
 	}
 	if c.pid == 0 {
@@ -192,17 +176,22 @@ func (c *Core) syncPhaseA() int {
 			return c.fail(err)
 		}
 	}
-	c.serveGets()
+	c.deliver(laneRequests)
 	if c.comm.err != nil {
 		return 0
 	}
+	c.m.comm.transport.Post(laneReplies, c.pid)
 	return 2
 }
 
 func (c *Core) syncPhaseB() {
-	c.writeGetResults()
+	c.deliver(laneReplies)
 	c.clearQueue()
-	c.receive()
+	if err := c.growInbox(c.incoming(laneData, kindMessage)); err != nil {
+		c.comm.err = err
+		return
+	}
+	c.deliver(laneData)
 	c.installRegistrations()
 	if c.comm.newTag >= 0 {
 		c.comm.tagsize = c.comm.newTag
@@ -212,73 +201,19 @@ func (c *Core) syncPhaseB() {
 }
 
 func (c *Core) syncDone() {
-	cs := &c.comm
-	for _, blk := range cs.out {
-		if blk != nil {
-			blk.reset()
-			blk.msgs, blk.msgBytes = 0, 0
-		}
-	}
-	cs.outBytes = 0
-	cs.active = false
+	c.m.comm.transport.Reset(c.pid)
+	c.comm.outBytes = 0
+	c.comm.active = false
+	c.endSuperstep()
+}
+
+// endSuperstep counts a completed bsp_sync (the C shim counts the syncs it
+// completes without the engine itself, in the same counter).
+func (c *Core) endSuperstep() {
 	c.superstep.Add(1)
-}
-
-// receive unpacks every source's block for this core, in pid order:
-// puts are applied, messages copied into the inbox and queued.
-func (c *Core) receive() {
-	cs := &c.comm
-	t := c.m.comm.transport
-	total := 0
-	for src := range c.m.cores {
-		if blk := t.block(src, c.pid); blk != nil {
-			total += blk.msgBytes
-		}
+	if c.comm.queue.head < len(c.comm.queue.msgs) || c.m.stats.on {
+		c.needSync() // the next sync drops these messages, or counts
 	}
-	if total > 0 {
-		if err := cs.inbox.grow(total); err != nil {
-			c.comm.err = c.errorf("bsp_sync", "%v", err)
-			return
-		}
-	}
-	for src := range c.m.cores {
-		blk := t.block(src, c.pid)
-		if blk == nil || blk.used == 0 {
-			continue
-		}
-		unpack(blk, func(kind, a, b uint32, data []byte) {
-			if c.m.stats.on {
-				c.countRecv(len(data))
-			}
-			switch kind {
-			case recPut:
-				// The slot as the sender found it: popped in this
-				// superstep still counts (at-once registrations).
-				reg, _ := c.slot(int(a))
-				copy(bytesAt(addAt(reg.addr, int(b)), len(data)), data)
-			case recMsg:
-				c.enqueue(int(a), data)
-			}
-		})
-	}
-}
-
-// enqueue copies one message (tag then payload) into the inbox.
-func (c *Core) enqueue(tagLen int, data []byte) {
-	cs := &c.comm
-	off := cs.inbox.used
-	copy(cs.inbox.take(len(data)), data)
-	cs.queue.push(message{
-		tag:     cs.inbox.at(off),
-		payload: cs.inbox.at(off + tagLen),
-		tagLen:  tagLen,
-		size:    len(data) - tagLen,
-	})
-}
-
-func (c *Core) clearQueue() {
-	c.comm.queue.clear()
-	c.comm.inbox.reset()
 }
 
 // checkAgreement verifies, on core 0 during phase A, that every core
@@ -320,11 +255,4 @@ func describeTag(newTag int) string {
 		return "did not set a tag size"
 	}
 	return fmt.Sprintf("set tag size %d", newTag)
-}
-
-// flagsReset forgets the superstep flags of a previous run.
-func (mc *machineComm) flagsReset() {
-	for i := range mc.flags {
-		mc.flags[i].Store(0)
-	}
 }
