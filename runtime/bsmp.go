@@ -7,6 +7,14 @@ import "unsafe"
 // superstep s+1 (tag and payload in the receiver's inbox arena, so the
 // pointers bsp_hpmove hands out stay valid until the next sync).
 
+// bsmpState is a core's BSMP state.
+type bsmpState struct {
+	tagsize int      // tag size of this superstep
+	newTag  int      // set in this superstep for the next, or -1
+	inbox   arena    // this superstep's messages (bsp_hpmove points here)
+	queue   msgQueue // of messages in inbox
+}
+
 // message is a queued message; its bytes live outside the Go heap.
 type message struct {
 	tag, payload unsafe.Pointer

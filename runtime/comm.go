@@ -17,35 +17,17 @@ const CommLimitEnv = "EBSP_COMM_LIMIT_MB"
 // address space (a 32-bit build: emesh.AddressBits).
 const defaultCommLimit = 1 << (28 + 2*(emesh.AddressBits/64))
 
-// commState is one core's communication state: registrations, the
-// requests of the current superstep, its message queue and what it sent
-// to the host.
+// commState is one core's communication state: each layer's own state,
+// in the layer's file, and the superstep's.
 type commState struct {
-	// Registrations in force: regs by slot number (equal on all cores for
-	// one variable), the slots of each address in byAddr (see reg.go for
-	// which one a lookup takes). Other cores read Core.regsView.
-	regs     []registration
-	freeRegs []int
-	byAddr   map[unsafe.Pointer][]int
-	last     lookupCache
-	pushes   []registration // made in this superstep
-	pops     []int          // slots withdrawn in this superstep
+	regTable  // registrations (reg.go)
+	drmaState // gets waiting for replies (drma.go)
+	bsmpState // tag size, message queue (bsmp.go)
+	hostState // messages to the host (hostq.go)
 
-	tagsize int // tag size of this superstep
-	newTag  int // set in this superstep for the next, or -1
-
-	outBytes int          // packed in this superstep, against the limit
-	gets     []pendingGet // this superstep's gets, by number
-	active   bool         // a request was packed or recorded in this superstep
-
-	inbox arena // this superstep's messages (bsp_hpmove points here)
-	queue msgQueue
-
-	up     arena // messages for the host
-	upMsgs []span
-	sentUp bool
-
-	err *Error // misuse found during a sync step
+	outBytes int    // packed in this superstep, against the limit
+	active   bool   // a request was packed or recorded in this superstep
+	err      *Error // misuse found during a sync step
 }
 
 // machineComm is the machine-wide communication state.
@@ -174,7 +156,7 @@ func (m *Machine) releaseComm() {
 
 func (cs *commState) resetRun(tagsize int) {
 	inbox, up := cs.inbox, cs.up
-	*cs = commState{inbox: inbox, up: up, tagsize: tagsize, newTag: -1}
+	*cs = commState{bsmpState: bsmpState{inbox: inbox, tagsize: tagsize, newTag: -1}, hostState: hostState{up: up}}
 	cs.inbox.reset()
 	cs.up.reset()
 }
@@ -182,7 +164,7 @@ func (cs *commState) resetRun(tagsize int) {
 func (cs *commState) release() {
 	cs.inbox.free()
 	cs.up.free()
-	*cs = commState{newTag: -1}
+	*cs = commState{bsmpState: bsmpState{newTag: -1}}
 }
 
 // newTransport is the transport of a run on n cores: shared memory, or

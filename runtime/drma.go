@@ -27,6 +27,11 @@ func init() {
 	registerKind(kindGetReply, (*Core).completeGet)
 }
 
+// drmaState is a core's DRMA state: this superstep's gets, by number.
+type drmaState struct {
+	gets []pendingGet
+}
+
 // pendingGet is a bsp_get waiting for its reply.
 type pendingGet struct {
 	dst    unsafe.Pointer

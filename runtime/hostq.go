@@ -32,6 +32,13 @@ func recordMessage(a *arena, tag unsafe.Pointer, tagLen int, payload unsafe.Poin
 	return span{off: off, tagLen: tagLen, size: size}, nil
 }
 
+// hostState is what a core sent up to the host (ebsp_send_up).
+type hostState struct {
+	up     arena // tags and payloads
+	upMsgs []span
+	sentUp bool // in this superstep: a later bsp_sync is a misuse
+}
+
 // hostOutbox holds the messages sent down to one core.
 type hostOutbox struct {
 	arena

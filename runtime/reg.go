@@ -25,6 +25,18 @@ import (
 //     sorted by slot, freed slots reused last-freed first, then pushes in
 //     order); a lookup takes the newest registration of the address.
 
+// regTable is a core's registrations in force: regs by slot number (equal
+// on all cores for one variable), the slots of each address in byAddr (see
+// above for which one a lookup takes). Other cores read Core.regsView.
+type regTable struct {
+	regs     []registration
+	freeRegs []int
+	byAddr   map[unsafe.Pointer][]int
+	last     lookupCache
+	pushes   []registration // made in this superstep
+	pops     []int          // slots withdrawn in this superstep
+}
+
 // registration is one core's copy of a registered variable.
 type registration struct {
 	addr   unsafe.Pointer
