@@ -20,10 +20,11 @@ const defaultCommLimit = 1 << (28 + 2*(emesh.AddressBits/64))
 // commState is one core's communication state: each layer's own state,
 // in the layer's file, and the superstep's.
 type commState struct {
-	regTable  // registrations (reg.go)
-	drmaState // gets waiting for replies (drma.go)
-	bsmpState // tag size, message queue (bsmp.go)
-	hostState // messages to the host (hostq.go)
+	regTable             // registrations (reg.go)
+	drmaState            // gets waiting for replies (drma.go)
+	bsmpState            // tag size, message queue (bsmp.go)
+	hostState            // messages to the host (hostq.go)
+	agree     agreeState // core 0: the others' registration summaries (agreement.go)
 
 	outBytes int    // packed in this superstep, against the limit
 	active   bool   // a request was packed or recorded in this superstep

@@ -432,6 +432,12 @@ func TestMisuseDiagnostics(t *testing.T) {
 			}
 			k.Sync()
 		}, "02: BSP ERROR: bsp_push_reg: core 02 registered 2 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)"},
+		"push only on core 0": {func(k kcore, me *vars) {
+			if k.Pid() == 0 {
+				k.ok(k.PushReg(ptr(&me.arr), 64))
+			}
+			k.Sync()
+		}, "01: BSP ERROR: bsp_push_reg: core 01 registered 0 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)"},
 		"pop": {func(k kcore, me *vars) {
 			k.ok(k.PopReg(ptr(&me.arr)))
 		}, "BSP ERROR: bsp_pop_reg: the address is not registered (a bsp_push_reg takes effect only at the next bsp_sync) (superstep 1)"},
@@ -538,4 +544,26 @@ func TestManyLargeMessages(t *testing.T) {
 		}
 	}))
 	assert.Equal(t, [2]int{600, 0}, got)
+}
+
+// An empty superstep still drops the messages of the one before: the core
+// holding them tells the shim that its sync needs the engine (the pending
+// mirror), while the others pass the barrier alone.
+func TestEmptySyncDropsQueuedMessages(t *testing.T) {
+	m := newTestMachine(t, 3)
+	queued := make([][]int, 3)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		if k.Pid() == 0 {
+			k.must(k.Send(1, nil, ptr(new(int64)), 8))
+		}
+		for range 3 {
+			k.Sync()
+			n, _ := k.QSize()
+			queued[k.Pid()] = append(queued[k.Pid()], n)
+			pending := k.pending.Load()
+			queued[k.Pid()] = append(queued[k.Pid()], int(pending))
+		}
+	}))
+	// per sync: messages queued, then whether the next sync needs the engine
+	assert.Equal(t, [][]int{{0, 0, 0, 0, 0, 0}, {1, 1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}}, queued)
 }

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"sort"
 	"sync/atomic"
 )
@@ -153,6 +152,7 @@ func (c *Core) syncFinishRequests() int {
 	if len(cs.pops) > 1 {
 		sort.Ints(cs.pops)
 	}
+	c.sendRegSummary()
 	if cs.active {
 		t := c.m.comm.transport
 		t.Post(laneRequests, c.pid)
@@ -171,12 +171,12 @@ func (c *Core) syncPhaseA() int {
 		c.endSuperstep()
 		return 0
 	}
+	c.deliver(laneRequests)
 	if c.pid == 0 {
-		if err := c.m.checkAgreement(); err != nil {
+		if err := c.checkAgreement(); err != nil {
 			return c.fail(err)
 		}
 	}
-	c.deliver(laneRequests)
 	if c.comm.err != nil {
 		return 0
 	}
@@ -214,45 +214,4 @@ func (c *Core) endSuperstep() {
 	if c.comm.queue.head < len(c.comm.queue.msgs) || c.m.stats.on {
 		c.needSync() // the next sync drops these messages, or counts
 	}
-}
-
-// checkAgreement verifies, on core 0 during phase A, that every core
-// registered, withdrew and set the tag size alike in this superstep.
-func (m *Machine) checkAgreement() *Error {
-	ref := &m.cores[0].comm
-	for _, c := range m.cores[1:] {
-		cs := &c.comm
-		if len(cs.pushes) != len(ref.pushes) {
-			return c.errorf("bsp_push_reg", "core %02d registered %d variable(s) in this superstep, core 00 registered %d; all cores must register the same variables in the same superstep",
-				c.pid, len(cs.pushes), len(ref.pushes))
-		}
-		if what := popDifference(c.pid, cs.pops, ref.pops); what != "" {
-			return c.errorf("bsp_pop_reg", "%s; all cores must withdraw the same registrations in the same superstep", what)
-		}
-		if cs.newTag != ref.newTag {
-			return c.errorf("bsp_set_tagsize", "core %02d %s, core 00 %s in this superstep; all cores must set the same tag size",
-				c.pid, describeTag(cs.newTag), describeTag(ref.newTag))
-		}
-	}
-	return nil
-}
-
-// popDifference describes how the sorted pops of core pid differ from core 0's.
-func popDifference(pid int, pops, ref []int) string {
-	if len(pops) != len(ref) {
-		return fmt.Sprintf("core %02d withdrew %d registration(s) in this superstep, core 00 withdrew %d", pid, len(pops), len(ref))
-	}
-	for i := range pops {
-		if pops[i] != ref[i] {
-			return fmt.Sprintf("core %02d withdrew registration #%d, core 00 withdrew #%d (registrations are numbered in the order they were made)", pid, pops[i], ref[i])
-		}
-	}
-	return ""
-}
-
-func describeTag(newTag int) string {
-	if newTag < 0 {
-		return "did not set a tag size"
-	}
-	return fmt.Sprintf("set tag size %d", newTag)
 }
