@@ -5,7 +5,7 @@
 package main
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../include -std=gnu99 -O2 -Wall -Wextra -Wno-unused-parameter
+#cgo CFLAGS: -I${SRCDIR}/../include -std=gnu99 -O2 -Wall -Wextra -Wno-unused-parameter -ftls-model=initial-exec
 #cgo LDFLAGS: -ldl -lpthread
 #include <stdlib.h>
 #include "shim.h"

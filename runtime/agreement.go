@@ -42,7 +42,7 @@ func (c *Core) sendRegSummary() {
 	if c.pid == 0 || (len(cs.pushes) == 0 && len(cs.pops) == 0 && cs.newTag < 0) {
 		return
 	}
-	data, err := c.m.comm.transport.Out(laneRequests, c.pid, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(cs.pops))
+	data, err := c.outBlock(laneRequests, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(cs.pops))
 	if err != nil {
 		cs.err = c.errorf("bsp_sync", "%v", err)
 		return

@@ -26,9 +26,10 @@ type commState struct {
 	hostState            // messages to the host (hostq.go)
 	agree     agreeState // core 0: the others' registration summaries (agreement.go)
 
-	outBytes int    // packed in this superstep, against the limit
-	active   bool   // a request was packed or recorded in this superstep
-	err      *Error // misuse found during a sync step
+	outBlocks [lanes][]*Block // the transport's blocks for each destination, once asked for
+	outBytes  int             // packed in this superstep, against the limit
+	active    bool            // a request was packed or recorded in this superstep
+	err       *Error          // misuse found during a sync step
 }
 
 // machineComm is the machine-wide communication state.
@@ -193,6 +194,20 @@ func (m *Machine) ShareSyncFlags(flags *[2]atomic.Int32) {
 	m.comm.flags = flags
 }
 
+// outBlock is the transport's block for dst in lane, remembered: asking
+// the transport on every request was a sixth of a put's cost.
+func (c *Core) outBlock(lane Lane, dst int) *Block {
+	blocks := c.comm.outBlocks[lane]
+	if blocks == nil {
+		blocks = make([]*Block, len(c.m.cores))
+		c.comm.outBlocks[lane] = blocks
+	}
+	if blocks[dst] == nil {
+		blocks[dst] = c.m.comm.transport.Out(lane, c.pid, dst)
+	}
+	return blocks[dst]
+}
+
 // pack reserves a record of kind with payload room n in this core's block
 // for dst in lane, within the core's per-superstep limit, and returns the
 // payload part.
@@ -203,7 +218,7 @@ func (c *Core) pack(call string, lane Lane, dst int, kind Kind, a, b uint32, n i
 		return nil, c.errorf(call, "communication memory exhausted: this core queued more than %d MiB in one superstep (raise %s)",
 			c.m.comm.limit>>20, CommLimitEnv)
 	}
-	data, err := c.m.comm.transport.Out(lane, c.pid, dst).add(kind, a, b, n)
+	data, err := c.outBlock(lane, dst).add(kind, a, b, n)
 	if err != nil {
 		return nil, c.errorf(call, "%v", err)
 	}

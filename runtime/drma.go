@@ -27,9 +27,16 @@ func init() {
 	registerKind(kindGetReply, (*Core).completeGet)
 }
 
-// drmaState is a core's DRMA state: this superstep's gets, by number.
+// drmaState is a core's DRMA state.
 type drmaState struct {
-	gets []pendingGet
+	gets  []pendingGet // this superstep's gets, by number
+	found foundSlot    // the last remote slot found (bufferedTarget)
+}
+
+// foundSlot says that core pid's slot was found filled in superstep step.
+type foundSlot struct {
+	pid, slot, step int
+	ok              bool
 }
 
 // pendingGet is a bsp_get waiting for its reply.
@@ -44,28 +51,64 @@ const getRequestSize = 8
 // target parses a DRMA request to or from the registered variable addr of
 // core pid: it returns that core's copy of the variable.
 func (c *Core) target(call string, pid int, addr unsafe.Pointer, offset, nbytes int) (int, registration, *Error) {
+	slot, err := c.parseTarget(call, pid, addr, offset, nbytes)
+	if err != nil {
+		return 0, registration{}, err
+	}
+	reg, err := c.remoteTarget(call, pid, addr, slot, offset, nbytes)
+	return slot, reg, err
+}
+
+// bufferedTarget is target for bsp_put and bsp_get, which need only the
+// slot: the receiver resolves it at the sync. In the at-once model, once a
+// superstep found core pid's slot filled, it stays found until the sync (a
+// pop leaves it visible for the rest of the superstep), and sizes are not
+// checked, so the answer is remembered for the next request.
+func (c *Core) bufferedTarget(call string, pid int, addr unsafe.Pointer, offset, nbytes int) (int, *Error) {
+	slot, err := c.parseTarget(call, pid, addr, offset, nbytes)
+	if err != nil {
+		return 0, err
+	}
+	step := c.Superstep()
+	if k := &c.comm.found; c.m.comm.atOnce && k.ok && k.pid == pid && k.slot == slot && k.step == step {
+		return slot, nil
+	}
+	if _, err := c.remoteTarget(call, pid, addr, slot, offset, nbytes); err != nil {
+		return 0, err
+	}
+	c.comm.found = foundSlot{pid: pid, slot: slot, step: step, ok: true}
+	return slot, nil
+}
+
+// parseTarget checks a request's arguments and finds this core's slot of addr.
+func (c *Core) parseTarget(call string, pid int, addr unsafe.Pointer, offset, nbytes int) (int, *Error) {
 	if pid < 0 || pid >= len(c.m.cores) {
-		return 0, registration{}, c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
+		return 0, c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
 	}
 	if nbytes < 0 {
-		return 0, registration{}, c.errorf(call, "negative size %d (core %02d)", nbytes, pid)
+		return 0, c.errorf(call, "negative size %d (core %02d)", nbytes, pid)
 	}
 	if offset < 0 {
-		return 0, registration{}, c.errorf(call, "negative offset %d (core %02d)", offset, pid)
+		return 0, c.errorf(call, "negative offset %d (core %02d)", offset, pid)
 	}
 	slot, ok := c.registeredSlot(addr)
 	if !ok {
-		return 0, registration{}, c.unknownVariable(call, addr, pid, offset, nbytes)
+		return 0, c.unknownVariable(call, addr, pid, offset, nbytes)
 	}
+	return slot, nil
+}
+
+// remoteTarget is core pid's registration in slot, checked for the request.
+func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, offset, nbytes int) (registration, *Error) {
 	reg, ok := c.remoteReg(pid, slot)
 	if !ok {
-		return 0, registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
+		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
 			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
 	}
 	if !c.m.comm.unchecked && offset+nbytes > c.checkedSize(reg) {
-		return 0, registration{}, c.errorf(call, "%d bytes at offset %d exceed the %d bytes core %02d registered", nbytes, offset, reg.size, pid)
+		return registration{}, c.errorf(call, "%d bytes at offset %d exceed the %d bytes core %02d registered", nbytes, offset, reg.size, pid)
 	}
-	return slot, reg, nil
+	return reg, nil
 }
 
 // unknownVariable reports a request naming an address this core has not
@@ -86,7 +129,7 @@ func (c *Core) checkBuffer(call, what string, p unsafe.Pointer, nbytes int) *Err
 
 // Put is bsp_put: src is copied now and written at the next sync.
 func (c *Core) Put(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
-	slot, _, err := c.target("bsp_put", pid, dst, offset, nbytes)
+	slot, err := c.bufferedTarget("bsp_put", pid, dst, offset, nbytes)
 	if err == nil {
 		err = c.checkBuffer("bsp_put", "the source", src, nbytes)
 	}
@@ -130,7 +173,7 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 // Get is bsp_get: the source is read during the next sync, before any
 // put of this superstep is applied.
 func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
-	slot, _, err := c.target("bsp_get", pid, src, offset, nbytes)
+	slot, err := c.bufferedTarget("bsp_get", pid, src, offset, nbytes)
 	if err == nil {
 		err = c.checkBuffer("bsp_get", "the destination", dst, nbytes)
 	}
@@ -162,7 +205,7 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 func (c *Core) serveGet(src int, r record) {
 	nbytes := int(binary.LittleEndian.Uint32(r.data[0:]))
 	reg, _ := c.slot(int(r.a)) // popped in this superstep still counts
-	reply, err := c.m.comm.transport.Out(laneReplies, c.pid, src).add(kindGetReply, binary.LittleEndian.Uint32(r.data[4:]), 0, nbytes)
+	reply, err := c.outBlock(laneReplies, src).add(kindGetReply, binary.LittleEndian.Uint32(r.data[4:]), 0, nbytes)
 	if err != nil {
 		c.comm.err = c.errorf("bsp_sync", "%v", err)
 		return

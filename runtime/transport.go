@@ -55,8 +55,10 @@ func recordSize(n int) int { return recHeader + pad8(n) }
 // add appends a record and returns its payload, to be filled by the caller.
 func (b *Block) add(kind Kind, a1, a2 uint32, n int) ([]byte, error) {
 	size := recordSize(n)
-	if err := b.grow(size); err != nil {
-		return nil, err
+	if b.used+size > len(b.mem) {
+		if err := b.grow(size); err != nil {
+			return nil, err
+		}
 	}
 	rec := b.take(size)
 	binary.LittleEndian.PutUint32(rec[0:], uint32(kind))
@@ -98,7 +100,8 @@ func (b *Block) clear() {
 // src, self) for every src, then calls Done(lane, self); after another
 // barrier, Reset(self) empties what the core packed, for the next round.
 type Transport interface {
-	// Out is the block core src packs for dst in lane.
+	// Out is the block core src packs for dst in lane: the same one for
+	// the whole run (callers may keep it).
 	Out(lane Lane, src, dst int) *Block
 	// Post says that src packed everything for lane in this round.
 	Post(lane Lane, src int)
