@@ -36,14 +36,6 @@ func configureComm(m *runtime.Machine) {
 	m.CommConfig(level, limit)
 }
 
-// The request log's layout is defined twice, in reqlog.h and in
-// runtime/reqlog.go: a difference fails the build here.
-var (
-	_ = [1]int{}[C.sizeof_struct_reqlog_entry-runtime.LogEntrySize]
-	_ = [1]int{}[runtime.LogEntrySize-C.sizeof_struct_reqlog_entry]
-	_ = [1]int{}[(C.REQ_PUT-runtime.LogPut)|(C.REQ_GET-runtime.LogGet)|(C.REQ_SEND-runtime.LogSend)]
-)
-
 // goDrainLog parses a core's request log (reqlog.c).
 //
 //export goDrainLog
