@@ -6,7 +6,7 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod capi/libebsp.map
+GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod capi/libebsp.map
 # The library exports the functions of include/*.h and nothing else (the Go
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and
@@ -99,7 +99,7 @@ vet32:
 # The edit-test loop: vet, the shim, unit tests (no race detector) and the
 # C tests against the normal build. `make test` runs everything.
 check: lib lib32 vet test-shim
-	$(GO) test -count=1 ./runtime/... ./emesh/...
+	$(GO) test -count=1 ./runtime/... ./emesh/... ./env/...
 	$(GO) test -count=1 ./ctests/... ./gotests/...
 
 test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-purego test-python test-asan
@@ -158,11 +158,11 @@ fuzz:
 	done
 
 test-go:
-	$(GO) test -race -count=1 ./runtime/... ./emesh/...
+	$(GO) test -race -count=1 ./runtime/... ./emesh/... ./env/...
 
 # The engine's unit tests as 386 code (no race detector there).
 test-go32:
-	GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/...
+	GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/... ./env/...
 
 # The C tests; those with an `m32` file are built with -m32 against lib32.
 test-c: lib lib32

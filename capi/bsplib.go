@@ -16,8 +16,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"libebsp/emesh"
-	"libebsp/runtime"
+	"libebsp/env"
 )
 
 // standardRun reports whether a BSPlib section owns the machine.
@@ -55,7 +54,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	if m == nil {
 		return nil
 	}
-	memCfg, err := emesh.MemoryConfigFromEnv(cGetenv)
+	memCfg, err := env.MemoryOf(cGetenv)
 	if err != nil {
 		complain("bsp_begin: " + err.Error())
 		return nil
@@ -76,9 +75,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		m.Core(i).ShareSuperstep((*atomic.Int32)(unsafe.Pointer(&cores[i].superstep)))
 		m.Core(i).ShareTagsize((*int32)(unsafe.Pointer(&cores[i].tagsize)))
 	}
-	configureComm(m)
-	statsTo = cGetenv(runtime.StatsEnv)
-	traceTo = cGetenv(runtime.TraceEnv)
+	configureRun(m)
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		m.EndStandard()

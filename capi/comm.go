@@ -12,7 +12,6 @@ package main
 import "C"
 
 import (
-	"strconv"
 	"unsafe"
 
 	"libebsp/runtime"
@@ -23,17 +22,6 @@ func check(err *runtime.Error) {
 	if err != nil {
 		fail(err)
 	}
-}
-
-// configureComm reads the engine's settings from the environment; called
-// by ebsp_spmd before each run.
-func configureComm(m *runtime.Machine) {
-	limit, _ := strconv.Atoi(cGetenv(runtime.CommLimitEnv))
-	level, err := runtime.ParseCheckLevel(cGetenv(runtime.ChecksEnv))
-	if err != nil {
-		complain(err.Error())
-	}
-	m.CommConfig(level, limit)
 }
 
 // goDrainLog parses a core's request log (reqlog.c).
