@@ -87,6 +87,10 @@ var (
 	_ = [1]int{}[C.twin_core_tagsize_off%unsafe.Alignof(int32(0))]
 )
 
+// EPIPHANY_CLOCK_MHZ (capi/shim.h), the cycles ebsp_raw_time counts in C, is
+// the clock of the cost model (emesh.ClockHz): one clock.
+var _ = [1]int{}[C.EPIPHANY_CLOCK_MHZ*1_000_000-emesh.ClockHz]
+
 // enum ebsp_where (capi/shim.h), what sched_where returns, is read as
 // runtime.Where.
 var (
