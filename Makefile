@@ -6,7 +6,12 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
+GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod capi/libebsp.map
+# The library exports the functions of include/*.h and nothing else (the Go
+# runtime, the cgo glue and the shim's internals stay local): the version
+# script lists them, gotests/abi_test.go checks it against the headers and
+# the built library both ways.
+GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),--version-script=$(CURDIR)/capi/libebsp.map
 
 .PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
 
@@ -17,7 +22,7 @@ lib: $(LIB) lib/pkgconfig/ebsp.pc lib/pkgconfig/bsp.pc bin/ebspcc bin/ebsprun bi
 $(LIB): $(GOSRC)
 	@mkdir -p lib
 	$(GO) build -buildmode=c-shared -trimpath \
-		-ldflags='-extldflags=-Wl,-soname,$(SONAME)' -o lib/.build-$$$$.so ./capi && \
+		-ldflags='$(GOLDFLAGS)' -o lib/.build-$$$$.so ./capi && \
 		mv lib/.build-$$$$.h lib/libebsp-go-exports.h && mv lib/.build-$$$$.so lib/$(SONAME)
 	ln -sf $(SONAME) $(LIB)
 
@@ -71,7 +76,7 @@ lib32: $(LIB32) lib32/pkgconfig/ebsp.pc
 $(LIB32): $(GOSRC)
 	@mkdir -p lib32
 	$(GO32ENV) $(GO) build -buildmode=c-shared -trimpath \
-		-ldflags='-extldflags=-Wl,-soname,$(SONAME)' -o lib32/.build-$$$$.so ./capi && \
+		-ldflags='$(GOLDFLAGS)' -o lib32/.build-$$$$.so ./capi && \
 		mv lib32/.build-$$$$.h lib32/libebsp-go-exports.h && mv lib32/.build-$$$$.so lib32/$(SONAME)
 	ln -sf $(SONAME) $(LIB32)
 
@@ -94,7 +99,7 @@ vet32:
 # The edit-test loop: vet, the shim, unit tests (no race detector) and the
 # C tests against the normal build. `make test` runs everything.
 check: lib lib32 vet test-shim
-	$(GO) test -count=1 ./runtime/... ./emesh/...
+	$(GO) test -count=1 ./runtime/... ./emesh/... ./env/...
 	$(GO) test -count=1 ./runtime/ -transport=copy
 	$(GO) test -count=1 ./ctests/... ./gotests/...
 
@@ -112,7 +117,7 @@ ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
 test-asan:
 	@mkdir -p lib/asan
 	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
-		$(GO) build -buildmode=c-shared -o lib/asan/libebsp.so ./capi
+		$(GO) build -buildmode=c-shared -ldflags='$(GOLDFLAGS)' -o lib/asan/libebsp.so ./capi
 	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
 		$(GO) test -count=1 -skip 'TestCPrograms/(crash|watchdog|cycles)$$' ./ctests/...
 
@@ -156,7 +161,7 @@ fuzz:
 # The engine's tests run twice: over shared memory, and over a transport
 # that copies every block between cores as a message-passing one would.
 test-go:
-	$(GO) test -race -count=1 ./runtime/... ./emesh/...
+	$(GO) test -race -count=1 ./runtime/... ./emesh/... ./env/...
 	$(GO) test -race -count=1 ./runtime/ -transport=copy
 
 # The engine's unit tests as 386 code (no race detector there).
@@ -164,7 +169,7 @@ test-go:
 RUN32 = CC="$(CC)" tools/can-run-m32 || { echo "$@: skipped: this kernel cannot run 32-bit programs"; exit 0; }
 
 test-go32:
-	@$(RUN32); GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/...
+	@$(RUN32); GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/... ./env/...
 
 # The C tests; those with an `m32` file are built with -m32 against lib32.
 test-c: lib lib32

@@ -15,8 +15,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"libebsp/emesh"
-	"libebsp/runtime"
+	"libebsp/env"
 )
 
 // standardRun reports whether a BSPlib section owns the machine.
@@ -54,7 +53,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	if m == nil {
 		return nil
 	}
-	memCfg, err := emesh.MemoryConfigFromEnv(cGetenv)
+	memCfg, err := env.MemoryOf(cGetenv)
 	if err != nil {
 		complain("bsp_begin: " + err.Error())
 		return nil
@@ -74,9 +73,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	for i := range cores {
 		shareCore(m.Core(i), &cores[i])
 	}
-	configureComm(m)
-	statsTo = cGetenv(runtime.StatsEnv)
-	traceTo = cGetenv(runtime.TraceEnv)
+	configureRun(m)
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		m.EndStandard()

@@ -12,7 +12,6 @@ package main
 import "C"
 
 import (
-	"strconv"
 	"unsafe"
 
 	"libebsp/runtime"
@@ -24,25 +23,6 @@ func check(err *runtime.Error) {
 		fail(err)
 	}
 }
-
-// configureComm reads the engine's settings from the environment; called
-// by ebsp_spmd before each run.
-func configureComm(m *runtime.Machine) {
-	limit, _ := strconv.Atoi(cGetenv(runtime.CommLimitEnv))
-	level, err := runtime.ParseCheckLevel(cGetenv(runtime.ChecksEnv))
-	if err != nil {
-		complain(err.Error())
-	}
-	m.CommConfig(level, limit)
-}
-
-// The request log's layout is defined twice, in reqlog.h and in
-// runtime/reqlog.go: a difference fails the build here.
-var (
-	_ = [1]int{}[C.sizeof_struct_reqlog_entry-runtime.LogEntrySize]
-	_ = [1]int{}[runtime.LogEntrySize-C.sizeof_struct_reqlog_entry]
-	_ = [1]int{}[(C.REQ_PUT-runtime.LogPut)|(C.REQ_GET-runtime.LogGet)|(C.REQ_SEND-runtime.LogSend)]
-)
 
 // goDrainLog parses a core's request log (reqlog.c).
 //

@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"unsafe"
@@ -105,8 +104,7 @@ func goCoreAbort(pid C.int, msg *C.char) {
 func goReportStall(kind C.int) {
 	header, reason := runtime.DeadlockHeader, "deadlock"
 	if kind == C.STALL_TIMEOUT {
-		seconds, _ := strconv.ParseFloat(cGetenv("EBSP_TIMEOUT"), 64)
-		header, reason = fmt.Sprintf(runtime.TimeoutHeader, seconds), "watchdog timeout"
+		header, reason = fmt.Sprintf(runtime.TimeoutHeader, float64(C.ebsp_watchdog_seconds)), "watchdog timeout"
 	}
 	lines := machine.StallReport(header, func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
 	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")

@@ -11,8 +11,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-enum { CYCLES_PER_US = 600 };
-
 int bsp_pid(void)
 {
     struct ebsp_core *self = ebsp_self;
@@ -40,7 +38,7 @@ unsigned int ebsp_raw_time(void)
     uint64_t now = ebsp_now_ns();
     uint64_t elapsed = now - self->last_raw_ns;
     self->last_raw_ns = now;
-    return (unsigned int)(elapsed * CYCLES_PER_US / 1000u);
+    return (unsigned int)(elapsed * EPIPHANY_CLOCK_MHZ / 1000u);
 }
 
 int32_t ebsp_sync_flags[2];

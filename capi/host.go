@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
+	"libebsp/env"
 	"libebsp/runtime"
 )
 
@@ -39,7 +40,7 @@ var (
 // theMachine creates the machine on first use, from EBSP_MESH.
 func theMachine() (*runtime.Machine, error) {
 	machineOnce.Do(func() {
-		mesh, err := emesh.MeshFromEnv(cGetenv)
+		mesh, err := env.MeshOf(cGetenv)
 		if err != nil {
 			machineErr = fmt.Errorf("%s: %v", emesh.MeshEnv, err)
 			return
@@ -86,7 +87,7 @@ func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
 		exeDir = filepath.Dir(exe)
 	}
 	cwd, _ := os.Getwd()
-	dirs := runtime.KernelSearchDirs(exeDir, cwd, cGetenv(runtime.KernelPathEnv))
+	dirs := runtime.KernelSearchDirs(exeDir, cwd, env.KernelPathOf(cGetenv))
 	if _, err := m.Init(C.GoString(name), dirs); err != nil {
 		complainErr(err)
 		return 0
@@ -122,7 +123,7 @@ func goHostBegin(nprocs C.int) C.int {
 	if m == nil {
 		return 0
 	}
-	memCfg, err := emesh.MemoryConfigFromEnv(cGetenv)
+	memCfg, err := env.MemoryOf(cGetenv)
 	if err != nil {
 		complain("bsp_begin: " + err.Error())
 		return 0
@@ -225,9 +226,7 @@ func goSpmdStart() *C.struct_ebsp_core {
 	if m == nil {
 		return nil
 	}
-	configureComm(m)
-	statsTo = cGetenv(runtime.StatsEnv)
-	traceTo = cGetenv(runtime.TraceEnv)
+	configureRun(m)
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		complainErr(err)

@@ -21,17 +21,6 @@ import (
 
 func main() {}
 
-// cGetenv reads the C library's environment, which sees setenv calls the
-// host made after loading the library (Go's os.Getenv copy does not).
-func cGetenv(name string) string {
-	cs := C.CString(name)
-	defer C.free(unsafe.Pointer(cs))
-	if v := C.getenv(cs); v != nil {
-		return C.GoString(v)
-	}
-	return ""
-}
-
 // say prints text on the C stdout, in order with the program's own printf.
 func say(text string) {
 	cs := C.CString(text)

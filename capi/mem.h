@@ -18,6 +18,15 @@ enum stream_op {
     LEGACY_SET_UP_CHUNK_SIZE
 };
 
+/* A core's DMA engine state, allocated and kept by the Go engine
+ * (emesh.DMASlot, one cache line each) and read and waited on here. Its
+ * Go twin and the layout check are in capi/twins.go. */
+struct dma_slot {
+    _Atomic unsigned int done;   /* last complete ticket */
+    _Atomic unsigned int issued; /* last ticket pushed */
+    unsigned int sync;           /* EBSP_DMA_SYNC=1 */
+};
+
 /* What a Go stream call asks the C side to do (runtime.Move): with `again`,
  * wait until DMA ticket `ticket` of the core's engine (completion word
  * `slot`) is complete and make the same call again; otherwise wait for

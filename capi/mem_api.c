@@ -19,13 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Same layout as emesh.DMASlot. */
-struct dma_slot {
-    _Atomic unsigned int done;   /* last complete ticket */
-    _Atomic unsigned int issued; /* last ticket pushed */
-    unsigned int sync;           /* EBSP_DMA_SYNC=1 */
-};
-
 /* A timed sleep here wakes 30-50 us late (a busy virtual machine), longer
  * than most modelled transfers, so the last DMA_SHORT_NS before a deadline
  * are waited out awake. How depends on who needs the CPU: when the cores

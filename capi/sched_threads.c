@@ -253,25 +253,6 @@ void sched_cores_free(struct ebsp_core *cores)
     free(cores);
 }
 
-/* EBSP_STACK_KB, default 2 MiB; 256 KiB with 32-bit pointers (make lib32),
- * where 1024 cores' stacks must fit in 4 GiB of address space beside
- * everything else. */
-static size_t stack_size(void)
-{
-    const char *kb = getenv("EBSP_STACK_KB");
-    long v = kb ? strtol(kb, NULL, 10) : 0;
-    if (v > 64)
-        return (size_t)v * 1024;
-    return sizeof(void *) == 4 ? (size_t)256 << 10 : (size_t)2 << 20;
-}
-
-/* EBSP_TIMEOUT: seconds without progress before the watchdog stops a run. */
-static double watchdog_seconds(void)
-{
-    const char *v = getenv("EBSP_TIMEOUT");
-    return v ? strtod(v, NULL) : 0;
-}
-
 /* Barrier releases and finished cores: what the watchdog calls progress. */
 static unsigned progress(void)
 {
@@ -290,7 +271,7 @@ enum { POLL_MS = 100 };
 
 static void host_loop(void)
 {
-    double timeout = watchdog_seconds();
+    double timeout = ebsp_watchdog_seconds;
     unsigned last_progress = progress();
     uint64_t last_change = ebsp_now_ns();
     for (;;) {
@@ -350,7 +331,7 @@ void sched_start(struct ebsp_core *cores, int n, int first)
     lqcd_run_begin(n);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, stack_size());
+    pthread_attr_setstacksize(&attr, ebsp_stack_bytes);
     int i = first;
     for (; i < n; i++) {
         if (pthread_create(&cores[i].thread, &attr, core_main, &cores[i]) != 0)

@@ -66,11 +66,21 @@ struct ebsp_core {
     pthread_t thread;
 };
 
+/* The Epiphany core clock that ebsp_raw_time counts: emesh.ClockHz, the
+ * clock of the cost model, in MHz (capi/twins.go checks they agree). */
+enum { EPIPHANY_CLOCK_MHZ = 600 };
+
 /* The calling thread's core, or NULL on the host and foreign threads. */
 extern __thread struct ebsp_core *ebsp_self;
 
 /* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
 extern int ebsp_active_nprocs;
+
+/* Stack bytes of each core thread (EBSP_STACK_KB) and the watchdog's
+ * seconds without progress, 0 for none (EBSP_TIMEOUT): set by Go from the
+ * environment (capi/env.go) before each run starts its cores (env.c). */
+extern size_t ebsp_stack_bytes;
+extern double ebsp_watchdog_seconds;
 
 /* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
 extern void (*ebsp_sync_cb)(void);

@@ -19,11 +19,11 @@ const Align = 8
 type Arena struct {
 	mu   sync.Mutex
 	mem  []byte
-	free []span      // free spans, sorted by offset, never adjacent
+	free []extent    // free extents, sorted by offset, never adjacent
 	used map[int]int // offset of each allocated block -> its size
 }
 
-type span struct{ off, size int }
+type extent struct{ off, size int }
 
 // newArena manages mem, which must stay mapped while the arena is used.
 func newArena(mem []byte) *Arena {
@@ -58,12 +58,12 @@ func (a *Arena) Size() int { return len(a.mem) }
 func (a *Arena) Reset() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.free = []span{{0, len(a.mem)}}
+	a.free = []extent{{0, len(a.mem)}}
 	a.used = map[int]int{}
 }
 
 // Alloc reserves n bytes (at least Align) and returns their offset; ok is
-// false when no free span is large enough.
+// false when no free extent is large enough.
 func (a *Arena) Alloc(n int) (off int, ok bool) {
 	if n < 0 || n > len(a.mem) {
 		return 0, false
@@ -78,7 +78,7 @@ func (a *Arena) Alloc(n int) (off int, ok bool) {
 		if s.size == size {
 			a.free = append(a.free[:i], a.free[i+1:]...)
 		} else {
-			a.free[i] = span{s.off + size, s.size - size}
+			a.free[i] = extent{s.off + size, s.size - size}
 		}
 		a.used[s.off] = size
 		return s.off, true
@@ -97,14 +97,14 @@ func (a *Arena) Free(off int) bool {
 	}
 	delete(a.used, off)
 	i := sort.Search(len(a.free), func(i int) bool { return a.free[i].off > off })
-	a.free = append(a.free, span{})
+	a.free = append(a.free, extent{})
 	copy(a.free[i+1:], a.free[i:])
-	a.free[i] = span{off, size}
+	a.free[i] = extent{off, size}
 	a.coalesce(i)
 	return true
 }
 
-// coalesce merges free span i with its neighbours where they touch.
+// coalesce merges free extent i with its neighbours where they touch.
 func (a *Arena) coalesce(i int) {
 	if i+1 < len(a.free) && a.free[i].off+a.free[i].size == a.free[i+1].off {
 		a.free[i].size += a.free[i+1].size

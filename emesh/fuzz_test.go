@@ -65,8 +65,8 @@ func FuzzArena(f *testing.F) {
 				t.Fatalf("Free(%#x) of a live block refused", off)
 			}
 		}
-		if len(a.free) != 1 || a.free[0] != (span{0, size}) || a.InUse() != 0 {
-			t.Fatalf("after freeing everything: free spans %v, %d bytes in use; want one span of %d", a.free, a.InUse(), size)
+		if len(a.free) != 1 || a.free[0] != (extent{0, size}) || a.InUse() != 0 {
+			t.Fatalf("after freeing everything: free extents %v, %d bytes in use; want one extent of %d", a.free, a.InUse(), size)
 		}
 		if off, ok := a.Alloc(size); !ok || off != 0 {
 			t.Fatalf("Alloc of the whole arena after freeing everything: %#x, %v", off, ok)
@@ -101,11 +101,11 @@ func checkAlloc(t *testing.T, a *Arena, live map[int]int, n int) {
 
 // gapsBetween is the free space the model expects: the gaps between the
 // live blocks of an arena of size bytes, in address order.
-func gapsBetween(live map[int]int, size int) []span {
-	at, gaps := 0, []span(nil)
+func gapsBetween(live map[int]int, size int) []extent {
+	at, gaps := 0, []extent(nil)
 	for _, off := range append(sortedOffsets(live), size) {
 		if off > at {
-			gaps = append(gaps, span{at, off - at})
+			gaps = append(gaps, extent{at, off - at})
 		}
 		if off < size {
 			at = off + live[off]
@@ -135,14 +135,14 @@ func checkArena(t *testing.T, a *Arena, live map[int]int) {
 	if len(a.used) != len(live) || a.InUse() != total {
 		t.Fatalf("the arena has %d blocks (%d bytes), the model %d (%d bytes)", len(a.used), a.InUse(), len(live), total)
 	}
-	// The free spans are exactly the gaps between live blocks.
+	// The free extents are exactly the gaps between live blocks.
 	gaps := gapsBetween(live, a.Size())
 	if len(gaps) != len(a.free) {
-		t.Fatalf("free spans %v; the gaps between blocks are %v", a.free, gaps)
+		t.Fatalf("free extents %v; the gaps between blocks are %v", a.free, gaps)
 	}
 	for i := range gaps {
 		if gaps[i] != a.free[i] {
-			t.Fatalf("free spans %v; the gaps between blocks are %v", a.free, gaps)
+			t.Fatalf("free extents %v; the gaps between blocks are %v", a.free, gaps)
 		}
 	}
 }

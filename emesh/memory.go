@@ -2,14 +2,14 @@ package emesh
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
 )
 
-// Environment variables that configure the emulated memories.
+// The environment variables that configure the emulated memories (read by
+// package env, named here in the errors of ParseMemoryConfig).
 const (
 	LocalMemEnv = "EBSP_LOCAL_MEM" // bytes of local memory per core, e.g. 0x8000, 64K
 	ExtMemEnv   = "EBSP_EXT_MEM"   // bytes of external memory, e.g. 32M
@@ -40,22 +40,19 @@ type MemoryConfig struct {
 // the board's DMA timing.
 var DefaultMemoryConfig = MemoryConfig{LocalSize: DefaultLocalSize, ExtSize: DefaultExtSize, DMA: BoardDMA}
 
-// MemoryConfigFromEnv reads EBSP_LOCAL_MEM, EBSP_EXT_MEM and EBSP_DMA_SYNC
-// through getenv (nil: os.Getenv; see MeshFromEnv for why the library
-// passes the C library's getenv).
-func MemoryConfigFromEnv(getenv func(string) string) (MemoryConfig, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+// ParseMemoryConfig reads the values of EBSP_LOCAL_MEM, EBSP_EXT_MEM and
+// EBSP_DMA_SYNC (package env reads them; "" means the default). Errors
+// name the variable, as that is what the user has to change.
+func ParseMemoryConfig(local, ext, dmaSync string) (MemoryConfig, error) {
 	cfg := DefaultMemoryConfig
 	var err error
-	if cfg.LocalSize, err = sizeFromEnv(getenv(LocalMemEnv), LocalMemEnv, DefaultLocalSize, MinLocalSize, MaxLocalSize); err != nil {
+	if cfg.LocalSize, err = sizeFromEnv(local, LocalMemEnv, DefaultLocalSize, MinLocalSize, MaxLocalSize); err != nil {
 		return cfg, err
 	}
-	if cfg.ExtSize, err = sizeFromEnv(getenv(ExtMemEnv), ExtMemEnv, DefaultExtSize, MinExtSize, MaxExtSize); err != nil {
+	if cfg.ExtSize, err = sizeFromEnv(ext, ExtMemEnv, DefaultExtSize, MinExtSize, MaxExtSize); err != nil {
 		return cfg, err
 	}
-	switch v := strings.TrimSpace(getenv(DMASyncEnv)); v {
+	switch v := strings.TrimSpace(dmaSync); v {
 	case "", "0":
 	case "1":
 		cfg.DMASync = true

@@ -50,7 +50,7 @@ func TestArenaFirstFitAndCoalescing(t *testing.T) {
 	require.True(t, a.Free(offs[1]))
 	require.True(t, a.Free(offs[2]))
 	off, ok := a.Alloc(0x800)
-	require.True(t, ok, "two freed neighbours merge into one span")
+	require.True(t, ok, "two freed neighbours merge into one extent")
 	assert.Equal(t, 0x400, off)
 	require.True(t, a.Free(offs[0]))
 	require.True(t, a.Free(offs[3]))
@@ -81,21 +81,21 @@ func TestLocalOwner(t *testing.T) {
 	assert.False(t, m.Ext().Contains(unsafe.Add(m.Ext().Base(), DefaultExtSize-4), 5))
 }
 
-func TestMemoryConfigFromEnv(t *testing.T) {
-	cfg, err := MemoryConfigFromEnv(nil)
+func TestParseMemoryConfig(t *testing.T) {
+	cfg, err := ParseMemoryConfig("", "", "")
 	require.NoError(t, err)
 	assert.Equal(t, DefaultMemoryConfig, cfg)
-	t.Setenv(LocalMemEnv, "64K")
-	t.Setenv(ExtMemEnv, "0x100000")
-	t.Setenv(DMASyncEnv, "1")
-	cfg, err = MemoryConfigFromEnv(nil)
+	cfg, err = ParseMemoryConfig("64K", "0x100000", "1")
 	require.NoError(t, err)
 	assert.Equal(t, MemoryConfig{LocalSize: 64 << 10, ExtSize: 1 << 20, DMASync: true, DMA: BoardDMA}, cfg)
 	for _, bad := range []string{"12", "lots", "2M", "0x8001"} {
-		t.Setenv(LocalMemEnv, bad)
-		_, err = MemoryConfigFromEnv(nil)
-		assert.Error(t, err, bad)
+		_, err = ParseMemoryConfig(bad, "", "")
+		assert.ErrorContains(t, err, LocalMemEnv, bad)
 	}
+	_, err = ParseMemoryConfig("", "1K", "")
+	assert.ErrorContains(t, err, ExtMemEnv)
+	_, err = ParseMemoryConfig("", "", "yes")
+	assert.ErrorContains(t, err, DMASyncEnv)
 }
 
 func TestParseSize(t *testing.T) {

@@ -5,7 +5,6 @@ package emesh
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -22,7 +21,8 @@ type Mesh struct {
 // DefaultMesh is the 16-core Parallella chip.
 var DefaultMesh = Mesh{Rows: 4, Cols: 4}
 
-// MeshEnv names the environment variable that sets the mesh, e.g. "8x8".
+// MeshEnv names the environment variable that sets the mesh, e.g. "8x8"
+// (read by package env; ParseMesh reads its value).
 const MeshEnv = "EBSP_MESH"
 
 // ParseMesh reads "RxC" (also "R*C" or a single number N meaning 1xN).
@@ -50,21 +50,6 @@ func ParseMesh(s string) (Mesh, error) {
 		return Mesh{}, fmt.Errorf("mesh %q: each side must be 1..%d", s, MaxSide)
 	}
 	return m, nil
-}
-
-// MeshFromEnv returns the mesh named by EBSP_MESH, or the default. getenv
-// reads the process environment (the C library's, in the shared library:
-// Go's own copy misses what the host set after loading us); nil means
-// os.Getenv.
-func MeshFromEnv(getenv func(string) string) (Mesh, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	v := getenv(MeshEnv)
-	if v == "" {
-		return DefaultMesh, nil
-	}
-	return ParseMesh(v)
 }
 
 // Cores is the number of cores in the mesh.

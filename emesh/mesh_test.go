@@ -25,8 +25,7 @@ func TestMeshGeometry(t *testing.T) {
 	r, c := m.Coords(6)
 	assert.Equal(t, [2]int{1, 2}, [2]int{r, c})
 	assert.Equal(t, 6, m.Hops(0, 15))
-	t.Setenv(MeshEnv, "32x32")
-	got, err := MeshFromEnv(nil)
+	got, err := ParseMesh("32x32")
 	require.NoError(t, err)
 	assert.Equal(t, 1024, got.Cores())
 }

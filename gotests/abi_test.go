@@ -2,6 +2,7 @@ package gotests
 
 import (
 	"debug/elf"
+	"flag"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -84,9 +85,22 @@ type declaration struct {
 // e-lib.h stand-ins that the reference headers include).
 func parseHeader(t *testing.T, dir, header string, sysDirs ...string) (map[string]declaration, *cc.AST) {
 	t.Helper()
+	funcs, ast := parseHeaderWith(t, dir, header, "", sysDirs...)
+	require.NotEmpty(t, funcs, "no functions found in %s", filepath.Join(dir, header))
+	return funcs, ast
+}
+
+// parseHeaderWith is parseHeader with predefined lines (macros a program
+// may define before the include) and no demand that a function be found.
+func parseHeaderWith(t *testing.T, dir, header, predefine string, sysDirs ...string) (map[string]declaration, *cc.AST) {
+	t.Helper()
 	path := filepath.Join(dir, header)
 	text, err := os.ReadFile(path)
 	require.NoError(t, err)
+	if predefine != "" {
+		// A #line keeps the declarations' file name that of the header.
+		text = []byte(predefine + "\n#line 1 \"" + path + "\"\n" + string(text))
+	}
 	cfg, err := cc.NewConfig(goruntime.GOOS, goruntime.GOARCH)
 	require.NoError(t, err)
 	cfg.IncludePaths = append(cfg.IncludePaths, dir)
@@ -113,7 +127,6 @@ func parseHeader(t *testing.T, dir, header string, sysDirs ...string) (map[strin
 			funcs[d.Name()] = declaration{file: filepath.Base(file), fn: ft}
 		}
 	}
-	require.NotEmpty(t, funcs, "no functions found in %s", path)
 	return funcs, ast
 }
 
@@ -250,37 +263,195 @@ func goTypeClass(typ string) string {
 	return "unknown type " + typ
 }
 
-func exportedSymbols(t *testing.T) map[string]bool {
+// publicFunctions returns every function that a header of include/
+// declares (each header parsed on its own, as test-shim compiles it; bsp.h
+// in both of its modes). Those headers are what make install installs, so
+// they are the whole public interface.
+func publicFunctions(t *testing.T) map[string]string {
 	t.Helper()
-	f, err := elf.Open(filepath.Join(repoRoot(), "lib", "libebsp.so"))
+	dir := filepath.Join(repoRoot(), "include")
+	headers, err := filepath.Glob(filepath.Join(dir, "*.h"))
+	require.NoError(t, err)
+	require.NotEmpty(t, headers)
+	out := map[string]string{}
+	add := func(header, predefine string) {
+		funcs, ast := parseHeaderWith(t, dir, header, predefine)
+		for name, d := range funcs {
+			out[name] = d.file
+		}
+		// No header declares an object: the library exports functions only.
+		for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+			ed := l.ExternalDeclaration
+			if ed == nil || ed.Declaration == nil {
+				continue
+			}
+			for il := ed.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
+				d := il.InitDeclarator.Declarator
+				if _, fn := d.Type().(*cc.FunctionType); !fn && !d.IsTypename() && filepath.Dir(d.Position().Filename) == dir {
+					t.Errorf("%s declares the object %s: the library's interface is functions only", d.Position(), d.Name())
+				}
+			}
+		}
+	}
+	for _, h := range headers {
+		add(filepath.Base(h), "")
+	}
+	add("bsp.h", "#define MCBSP_COMPATIBILITY_MODE")
+	return out
+}
+
+// dynamicSymbols lists the symbols a shared object defines for others
+// (functions, objects, TLS, whatever their type).
+func dynamicSymbols(t *testing.T, path string) map[string]elf.SymType {
+	t.Helper()
+	f, err := elf.Open(path)
 	require.NoError(t, err, "run `make lib` first")
 	defer f.Close()
 	syms, err := f.DynamicSymbols()
 	require.NoError(t, err)
-	out := map[string]bool{}
+	out := map[string]elf.SymType{}
 	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Section != elf.SHN_UNDEF {
-			out[s.Name] = true
+		if s.Section != elf.SHN_UNDEF {
+			out[s.Name] = elf.ST_TYPE(s.Info)
 		}
 	}
 	return out
 }
 
-// Every function our headers declare is exported by the library.
-func TestEveryDeclaredFunctionIsExported(t *testing.T) {
-	exported := exportedSymbols(t)
-	for _, header := range append(publicHeaders, "lqcd_msg.h") {
-		funcs := declaredFunctions(t, header)
-		var missing []string
-		for name := range funcs {
-			if !exported[name] {
-				missing = append(missing, name)
-			}
+// exportedFunctions lists the functions lib/libebsp.so exports.
+func exportedFunctions(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for name, typ := range dynamicSymbols(t, filepath.Join(repoRoot(), "lib", "libebsp.so")) {
+		if typ == elf.STT_FUNC {
+			out[name] = true
 		}
-		sort.Strings(missing)
-		assert.Empty(t, missing, "%s declares functions the library does not export", header)
+	}
+	return out
+}
+
+// mapFile is the linker version script the library is linked with.
+func mapFile() string { return filepath.Join(repoRoot(), "capi", "libebsp.map") }
+
+var updateMap = flag.Bool("update-map", false, "rewrite capi/libebsp.map from the headers of include/")
+
+// writeMap renders the version script for the given public functions.
+func writeMap(names []string) string {
+	var b strings.Builder
+	b.WriteString(`/* libebsp.so.1 exports exactly the functions declared by the headers of
+ * include/ (all of them installed, so all public); the Go runtime, the cgo
+ * glue and the shim's internals stay local, and no object is exported.
+ * gotests/abi_test.go checks this list against the headers and the built
+ * libraries; regenerate it with
+ *     go test ./gotests -run TestExportMap -update-map
+ */
+{
+  global:
+`)
+	for _, n := range names {
+		b.WriteString("    " + n + ";\n")
+	}
+	b.WriteString("  local:\n    *;\n};\n")
+	return b.String()
+}
+
+// readMap returns the global names of the version script.
+func readMap(t *testing.T) []string {
+	t.Helper()
+	text, err := os.ReadFile(mapFile())
+	require.NoError(t, err)
+	body := string(text)
+	body = body[strings.Index(body, "global:")+len("global:") : strings.Index(body, "local:")]
+	var names []string
+	for _, f := range strings.Split(body, ";") {
+		if f = strings.TrimSpace(f); f != "" {
+			names = append(names, f)
+		}
+	}
+	return names
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// The version script lists the functions of the public headers, no more,
+// no fewer.
+func TestExportMap(t *testing.T) {
+	want := sortedKeys(publicFunctions(t))
+	if *updateMap {
+		require.NoError(t, os.WriteFile(mapFile(), []byte(writeMap(want)), 0o644))
+	}
+	assert.Equal(t, want, readMap(t), "capi/libebsp.map is not the list of public functions: regenerate it with "+
+		"`go test ./gotests -run TestExportMap -update-map`")
+}
+
+// The library exports exactly the functions of the public headers: every
+// one of them (a program must link), and nothing else, no internal
+// function (sched_run, goPut, hp_remote...), no Go runtime or cgo symbol,
+// no object (a kernel reaching into ebsp_self would bind to an internal
+// layout). The 32-bit build too when it has been built (make test builds
+// it first).
+func TestExportList(t *testing.T) {
+	public := publicFunctions(t)
+	for _, dir := range []string{"lib", "lib32"} {
+		t.Run(dir, func(t *testing.T) {
+			path := filepath.Join(repoRoot(), dir, "libebsp.so")
+			if _, err := os.Stat(path); dir == "lib32" && err != nil {
+				t.Skip("lib32 not built (make lib32)")
+			}
+			exported := dynamicSymbols(t, path)
+			checkExports(t, public, exported)
+		})
 	}
 }
+
+// checkExports reports the public functions not exported and the symbols
+// exported that are not public functions.
+func checkExports(t assert.TestingT, public map[string]string, exported map[string]elf.SymType) {
+	var missing, extra []string
+	for _, name := range sortedKeys(public) {
+		if typ, ok := exported[name]; !ok || typ != elf.STT_FUNC {
+			missing = append(missing, name+" ("+public[name]+")")
+		}
+	}
+	for _, name := range sortedKeys(exported) {
+		if _, ok := public[name]; !ok {
+			extra = append(extra, name+" ("+exported[name].String()+")")
+		}
+	}
+	assert.Empty(t, missing, "functions of the public headers the library does not export (is capi/libebsp.map up to date?)")
+	assert.Empty(t, extra, "symbols the library exports that no public header declares")
+}
+
+// The comparison catches both directions (it is what keeps the test above
+// from passing on anything).
+func TestCheckExports(t *testing.T) {
+	public := map[string]string{"bsp_sync": "e_bsp.h", "bsp_pid": "e_bsp.h"}
+	exact := &recorder{}
+	checkExports(exact, public, map[string]elf.SymType{"bsp_sync": elf.STT_FUNC, "bsp_pid": elf.STT_FUNC})
+	assert.False(t, exact.failed, "the exact list is reported")
+	for name, exported := range map[string]map[string]elf.SymType{
+		"missing": {"bsp_sync": elf.STT_FUNC},
+		"extra":   {"bsp_sync": elf.STT_FUNC, "bsp_pid": elf.STT_FUNC, "goPut": elf.STT_FUNC},
+		"object":  {"bsp_sync": elf.STT_FUNC, "bsp_pid": elf.STT_FUNC, "ebsp_self": elf.STT_TLS},
+		"as data": {"bsp_sync": elf.STT_FUNC, "bsp_pid": elf.STT_OBJECT},
+	} {
+		rec := &recorder{}
+		checkExports(rec, public, exported)
+		assert.True(t, rec.failed, "%s: not reported", name)
+	}
+}
+
+// recorder is an assert.TestingT that notes a failure instead of failing.
+type recorder struct{ failed bool }
+
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
 
 // The functions implemented in Go are exported with the C types the
 // headers declare: compared with the prototypes cgo generated. (Functions

@@ -69,7 +69,7 @@ func bspHeader(t *testing.T, compat bool) (map[string]cFunc, map[string]*cc.Macr
 // in both modes, with MulticoreBSP's types (size_t and unsigned, or int in
 // compatibility mode).
 func TestBSPlibHeader(t *testing.T) {
-	exported := exportedSymbols(t)
+	exported := exportedFunctions(t)
 	for _, compat := range []bool{false, true} {
 		funcs, macros := bspHeader(t, compat)
 		var missing []string

@@ -116,7 +116,7 @@ func CheckKernelFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("kernel file %s: unreadable ELF (%v); %s", path, err, rebuild)
 	}
-	if want, ok := hostMachine(); ok && ef.Machine != want {
+	if want, ok := hostELFMachine(); ok && ef.Machine != want {
 		return fmt.Errorf("kernel file %s is built for %v, this host is %v; %s", path, ef.Machine, want, rebuild)
 	}
 	if ef.Type != elf.ET_DYN || hasInterpreter(ef) {
@@ -152,7 +152,9 @@ func isSRecord(head []byte) bool {
 	return len(head) >= 2 && head[0] == 'S' && head[1] >= '0' && head[1] <= '9'
 }
 
-func hostMachine() (elf.Machine, bool) {
+// hostELFMachine is the ELF machine a kernel file must be built for: this
+// process's architecture; ok is false where no check is made.
+func hostELFMachine() (elf.Machine, bool) {
 	switch goruntime.GOARCH {
 	case "amd64":
 		return elf.EM_X86_64, true

@@ -33,6 +33,17 @@ type logEntry struct {
 // LogEntrySize is the size of an entry header.
 const LogEntrySize = int(unsafe.Sizeof(logEntry{}))
 
+// The offsets of logEntry's fields, which capi/twins.go compares with
+// struct reqlog_entry's when it compiles.
+const (
+	LogEntryKind     = unsafe.Offsetof(logEntry{}.kind)
+	LogEntryPid      = unsafe.Offsetof(logEntry{}.pid)
+	LogEntryOffset   = unsafe.Offsetof(logEntry{}.offset)
+	LogEntryNbytes   = unsafe.Offsetof(logEntry{}.nbytes)
+	LogEntryVariable = unsafe.Offsetof(logEntry{}.variable)
+	LogEntryDst      = unsafe.Offsetof(logEntry{}.dst)
+)
+
 // DrainLog feeds the n bytes of request log at log to the engine in issue
 // order. It stops at the first misuse and returns it; the entries before
 // it are recorded. A soft error (the board's message, printed) only drops

@@ -57,12 +57,6 @@ type HostText string
 
 func (t HostText) Error() string { return string(t) }
 
-// ID is the stream's number.
-func (s *Stream) ID() int { return s.id }
-
-// Area is the stream's memory in external memory.
-func (s *Stream) Area() unsafe.Pointer { return s.area }
-
 // header fields at a byte offset of a chained area.
 func (s *Stream) prevSize(at int) int { return int(*(*int32)(unsafe.Add(s.area, at))) }
 func (s *Stream) nextSize(at int) int { return int(*(*int32)(unsafe.Add(s.area, at+4))) }

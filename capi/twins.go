@@ -1,0 +1,113 @@
+package main
+
+// The C structs and enums whose memory or values the Go engine reads or
+// writes under a Go type of its own, each paired here with its Go twin.
+// A difference in size, offset or value fails the build of the library
+// (64-bit and 32-bit alike: each is compiled for its own ABI): an index
+// [1]int{}[d] is out of range unless the constant d is 0.
+//
+// Structs Go reaches only through cgo's own types (struct stream_result,
+// struct ebsp_core's other fields) need no twin: cgo lays them out from
+// the C declaration. A new Go type laid over C memory, or C over Go
+// memory, belongs in this file.
+
+/*
+#include <stddef.h>
+#include "shim.h"
+#include "mem.h"
+#include "reqlog.h"
+
+// cgo gives sizeof for types, not offsetof or the size of a field: the C
+// compiler works them out into constants here.
+enum {
+	twin_reqlog_kind     = offsetof(struct reqlog_entry, kind),
+	twin_reqlog_pid      = offsetof(struct reqlog_entry, pid),
+	twin_reqlog_offset   = offsetof(struct reqlog_entry, offset),
+	twin_reqlog_nbytes   = offsetof(struct reqlog_entry, nbytes),
+	twin_reqlog_variable = offsetof(struct reqlog_entry, variable),
+	twin_reqlog_dst      = offsetof(struct reqlog_entry, dst),
+
+	twin_dma_done   = offsetof(struct dma_slot, done),
+	twin_dma_issued = offsetof(struct dma_slot, issued),
+	twin_dma_sync   = offsetof(struct dma_slot, sync),
+
+	twin_core_superstep_off  = offsetof(struct ebsp_core, superstep),
+	twin_core_superstep_size = sizeof(((struct ebsp_core *)0)->superstep),
+	twin_core_tagsize_off    = offsetof(struct ebsp_core, tagsize),
+	twin_core_tagsize_size   = sizeof(((struct ebsp_core *)0)->tagsize),
+	twin_core_pending_off    = offsetof(struct ebsp_core, sync_pending),
+	twin_core_pending_size   = sizeof(((struct ebsp_core *)0)->sync_pending),
+	twin_sync_flags_size     = sizeof(ebsp_sync_flags)
+};
+*/
+import "C"
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"libebsp/emesh"
+	"libebsp/runtime"
+)
+
+// struct reqlog_entry (capi/reqlog.h), the header of each request in a
+// core's log, is parsed by runtime.DrainLog as runtime.logEntry; the kinds
+// are enum REQ_* and runtime.Log*.
+var (
+	_ = [1]int{}[C.sizeof_struct_reqlog_entry-runtime.LogEntrySize]
+	_ = [1]int{}[C.twin_reqlog_kind-runtime.LogEntryKind]
+	_ = [1]int{}[C.twin_reqlog_pid-runtime.LogEntryPid]
+	_ = [1]int{}[C.twin_reqlog_offset-runtime.LogEntryOffset]
+	_ = [1]int{}[C.twin_reqlog_nbytes-runtime.LogEntryNbytes]
+	_ = [1]int{}[C.twin_reqlog_variable-runtime.LogEntryVariable]
+	_ = [1]int{}[C.twin_reqlog_dst-runtime.LogEntryDst]
+	_ = [1]int{}[C.REQ_PUT-runtime.LogPut]
+	_ = [1]int{}[C.REQ_GET-runtime.LogGet]
+	_ = [1]int{}[C.REQ_SEND-runtime.LogSend]
+)
+
+// struct dma_slot (capi/mem.h) is emesh.DMASlot, which the engine
+// allocates (a cache line each, so the C struct may be shorter: C only
+// ever holds a pointer to one slot) and mem_api.c waits on.
+var (
+	_ = [1]int{}[C.twin_dma_done-unsafe.Offsetof(emesh.DMASlot{}.Done)]
+	_ = [1]int{}[C.twin_dma_issued-unsafe.Offsetof(emesh.DMASlot{}.Issued)]
+	_ = [1]int{}[C.twin_dma_sync-unsafe.Offsetof(emesh.DMASlot{}.Sync)]
+	_ = [1]int{}[unsafe.Sizeof(atomic.Uint32{})-C.sizeof_uint]
+	_ = [1]int{}[unsafe.Sizeof(emesh.DMASlot{}.Sync)-C.sizeof_uint]
+	// C's struct fits in Go's.
+	_ = [1]int{}[(unsafe.Sizeof(emesh.DMASlot{})-C.sizeof_struct_dma_slot)>>16]
+)
+
+// struct ebsp_core's superstep, tagsize and sync_pending (capi/shim.h) are
+// the engine's own state, which runtime.Core updates in place through the
+// pointers of a runtime.Mirror (shareCore), and ebsp_sync_flags are the
+// engine's sync flags (runtime.Machine.ShareSyncFlags), so that the C fast
+// paths read them without a call.
+var (
+	_ = [1]int{}[C.twin_core_superstep_size-unsafe.Sizeof(atomic.Int32{})]
+	_ = [1]int{}[C.twin_core_superstep_off%unsafe.Alignof(atomic.Int32{})]
+	_ = [1]int{}[C.twin_core_tagsize_size-unsafe.Sizeof(int32(0))]
+	_ = [1]int{}[C.twin_core_tagsize_off%unsafe.Alignof(int32(0))]
+	_ = [1]int{}[C.twin_core_pending_size-unsafe.Sizeof(atomic.Int32{})]
+	_ = [1]int{}[C.twin_core_pending_off%unsafe.Alignof(atomic.Int32{})]
+	_ = [1]int{}[C.twin_sync_flags_size-unsafe.Sizeof([2]atomic.Int32{})]
+)
+
+// EPIPHANY_CLOCK_MHZ (capi/shim.h), the cycles ebsp_raw_time counts in C, is
+// the clock of the cost model (emesh.ClockHz): one clock.
+var _ = [1]int{}[C.EPIPHANY_CLOCK_MHZ*1_000_000-emesh.ClockHz]
+
+// enum ebsp_where (capi/shim.h), what sched_where returns, is read as
+// runtime.Where.
+var (
+	_ = [1]int{}[C.WHERE_IDLE-runtime.WhereIdle]
+	_ = [1]int{}[C.WHERE_RUNNING-runtime.WhereRunning]
+	_ = [1]int{}[C.WHERE_SYNC-runtime.WhereSync]
+	_ = [1]int{}[C.WHERE_BARRIER-runtime.WhereBarrier]
+	_ = [1]int{}[C.WHERE_HOST_SYNC-runtime.WhereHostSync]
+	_ = [1]int{}[C.WHERE_END-runtime.WhereEnd]
+	_ = [1]int{}[C.WHERE_FINISHED-runtime.WhereFinished]
+	_ = [1]int{}[C.WHERE_LQCD-runtime.WhereLqcd]
+	_ = [1]int{}[C.WHERE_LQCD_WAIT-runtime.WhereLqcdWait]
+)
