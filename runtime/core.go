@@ -54,6 +54,7 @@ func (c *Core) Begin() *Error {
 		return c.errorf("bsp_begin", "called twice")
 	}
 	c.begun = true
+	c.statsBegin()
 	return nil
 }
 

@@ -109,7 +109,7 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 	cs.getBytes += nbytes
 	cs.active = true
 	if c.m.stats.on {
-		c.countRecv(nbytes)
+		c.countGot(pid, nbytes)
 	}
 	return nil
 }

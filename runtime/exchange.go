@@ -91,7 +91,7 @@ func (c *Core) pack(call string, dst int, kind, a, b uint32, n int) ([]byte, *Er
 	cs.outBytes += size
 	cs.active = true
 	if c.m.stats.on {
-		c.countSent(n, kind == recMsg)
+		c.countSent(dst, n, kind == recMsg)
 	}
 	rec := blk.take(size)
 	binary.LittleEndian.PutUint32(rec[0:], kind)
@@ -248,7 +248,7 @@ func (c *Core) receive() {
 		}
 		unpack(blk, func(kind, a, b uint32, data []byte) {
 			if c.m.stats.on {
-				c.countRecv(len(data))
+				c.countRecv(len(data), kind == recMsg)
 			}
 			switch kind {
 			case recPut:
