@@ -2,6 +2,7 @@ package emesh
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -16,7 +17,8 @@ import (
 // Epiphany cycle count is stated below, or from EBSP_PREDICT_SLOWDOWN.
 
 // SlowdownEnv names the environment variable that sets the slowdown (a
-// positive number) instead of the calibration.
+// number >= 0) instead of the calibration; 0 leaves the compute out, so
+// the prediction is the communication and synchronisation alone.
 const SlowdownEnv = "EBSP_PREDICT_SLOWDOWN"
 
 // CalibElems is the calibration loop's length: two float32 vectors of 1024
@@ -89,8 +91,8 @@ func SlowdownFromEnv(getenv func(string) string) (slowdown float64, source strin
 	}
 	if v := getenv(SlowdownEnv); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(f > 0) {
-			return CalibratedSlowdown(), "calibrated", fmt.Errorf("%s=%q: want a positive number", SlowdownEnv, v)
+		if err != nil || !(f >= 0) || math.IsInf(f, 0) {
+			return CalibratedSlowdown(), "calibrated", fmt.Errorf("%s=%q: want a number >= 0", SlowdownEnv, v)
 		}
 		return f, SlowdownEnv, nil
 	}

@@ -34,6 +34,7 @@ type stepCounters struct {
 	sent, recv, msgs int
 	traffic          emesh.Traffic
 	cpuMark          int64 // the thread's CPU time when the superstep began; 0: at thread start
+	cpuNot           int64 // ns of it spent in the emulator's request parsing (notCompute)
 }
 
 type runStats struct {
@@ -107,10 +108,21 @@ func (c *Core) statsBegin() {
 	}
 }
 
+// threadCPU is the calling thread's CPU time (ns).
+func threadCPU() int64 { return emesh.ThreadCPU() }
+
+// notCompute takes the CPU time since from out of the superstep's
+// compute: the emulator's parsing of the kernel's request log, which the
+// board does not do (its requests are written as they are made, and
+// charged by the model).
+func (c *Core) notCompute(from int64) {
+	c.step.cpuNot += max(emesh.ThreadCPU()-from, 0)
+}
+
 // stepArrived and stepLeft bracket a core's bsp_sync (or its bsp_end).
 func (c *Core) stepArrived() {
 	st := &c.m.stats
-	cpu := max(emesh.ThreadCPU()-c.step.cpuMark, 0)
+	cpu := max(emesh.ThreadCPU()-c.step.cpuMark-c.step.cpuNot, 0)
 	st.cores[c.pid] = append(st.cores[c.pid], coreStep{arrive: time.Since(st.start), cpu: cpu})
 }
 
