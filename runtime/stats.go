@@ -217,6 +217,11 @@ func (m *Machine) Summary() RunSummary {
 	return sum
 }
 
+// PredictGetenv reads EBSP_PREDICT_SLOWDOWN; nil is Go's os.Getenv, which
+// sees the environment the process started with (ebsprun, the shell) but
+// not a later setenv by the host. capi may set libc's getenv here.
+var PredictGetenv func(string) string
+
 // predict fills in the predicted board time of every superstep: each
 // core's compute (host CPU time times the slowdown) plus its
 // communication, the slowest core's, plus the sync. A message sent in
@@ -224,7 +229,7 @@ func (m *Machine) Summary() RunSummary {
 // with a scan of every message queued in s (EBSP's queue is shared).
 func (m *Machine) predict(sum *RunSummary) {
 	board := emesh.Epiphany3
-	slowdown, source, err := emesh.SlowdownFromEnv(nil)
+	slowdown, source, err := emesh.SlowdownFromEnv(PredictGetenv)
 	if err != nil {
 		source += " (" + err.Error() + ")"
 	}
