@@ -50,10 +50,9 @@ type Board struct {
 	// and call overhead, rounded up to 200 cycles (0.33 us).
 	BarrierCycles float64
 
-	// BarriersPerSync: EBSP's bsp_sync runs two e_barrier calls, one
-	// before the get/put copies and one after (ebsp-1.0/src/e_bsp.c lines
-	// 157 and 184, the loop runs the first one twice: once for gets, once
-	// for puts, so three in all).
+	// BarriersPerSync: EBSP's bsp_sync calls e_barrier three times: at
+	// the top of its loop, which runs twice (gets, then puts), and once at
+	// its end (ebsp-1.0/src/e_bsp.c lines 156-184).
 	BarriersPerSync int
 
 	// SyncERAMWrites: bsp_sync resets the shared payload buffer and the
@@ -63,7 +62,7 @@ type Board struct {
 
 	// MutexCycles is one uncontended e_mutex_lock/e_mutex_unlock pair on
 	// core 0 (bsp_put and bsp_send take the payload mutex, e_bsp_drma.c
-	// line 108, e_bsp_mp.c line 46), besides the hops there and back.
+	// line 105, e_bsp_mp.c line 46), besides the hops there and back.
 	// Assumption: a TESTSET round trip plus the unlock write and call
 	// overhead, about 40 cycles. Contention (all cores queue on one
 	// mutex) is left out.
