@@ -298,7 +298,9 @@ func (s RunSummary) Table() string {
 			st.CPUMaxUs, st.CommUs, st.BoardUs)
 	}
 	p := s.Board
-	fmt.Fprintf(&b, "ebsp stats: predicted board time (%s): %.2f us = compute %.2f us (host CPU x %.3g, %s) + communication %.2f us + sync %.2f us\n",
+	// The total is less than the sum of its parts when the core that
+	// computes longest is not the one that communicates most.
+	fmt.Fprintf(&b, "ebsp stats: predicted board time (%s): %.2f us; summed over supersteps, the slowest core's compute %.2f us (host CPU x %.3g, %s), communication %.2f us, sync %.2f us\n",
 		p.Model, p.TotalUs, p.ComputeUs, p.Slowdown, p.SlowdownSource, p.CommUs, p.SyncUs)
 	return b.String()
 }
