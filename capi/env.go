@@ -39,6 +39,7 @@ func configureRun(m *runtime.Machine) {
 	m.CommConfig(level, limit)
 	statsTo = env.StatsOf(cGetenv)
 	traceTo = env.TraceOf(cGetenv)
+	m.SetPredictSlowdown(env.SlowdownOf(cGetenv))
 	C.ebsp_stack_bytes = C.size_t(env.StackBytesOf(cGetenv))
 	C.ebsp_watchdog_seconds = C.double(env.TimeoutOf(cGetenv))
 }

@@ -38,10 +38,11 @@ const (
 	Stats      = runtime.StatsEnv      // superstep statistics
 	Trace      = runtime.TraceEnv      // Chrome trace file
 	DMASync    = emesh.DMASyncEnv      // DMA transfers copied at the push
+	Slowdown   = emesh.SlowdownEnv     // host-to-Epiphany compute factor of the predicted board time
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Trace, DMASync}
+var Vars = []string{Mesh, KernelPath, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -74,6 +75,10 @@ func KernelPathOf(get Getenv) string { return get(KernelPath) }
 // StatsOf is EBSP_STATS: "1" (a table per run on stdout), FILE.json (a
 // JSON line per run) or "" / "0" (none).
 func StatsOf(get Getenv) string { return get(Stats) }
+
+// SlowdownOf is EBSP_PREDICT_SLOWDOWN: the factor from this host's compute
+// time to the Epiphany's in the predicted board time ("": calibrated).
+func SlowdownOf(get Getenv) string { return get(Slowdown) }
 
 // TraceOf is EBSP_TRACE: the Chrome Trace Event file to write, or "".
 func TraceOf(get Getenv) string { return get(Trace) }

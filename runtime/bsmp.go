@@ -120,7 +120,7 @@ func (c *Core) Send(pid int, tag, payload unsafe.Pointer, nbytes int) *Error {
 	copy(data, bytesAt(tag, tagLen))
 	copy(data[tagLen:], bytesAt(payload, nbytes))
 	if c.m.stats.on {
-		c.countSent(len(data), true)
+		c.countSent(pid, len(data), true)
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (c *Core) receiveMessage(_ int, r record) {
 		size:    len(r.data) - tagLen,
 	})
 	if c.m.stats.on {
-		c.countRecv(len(r.data))
+		c.countRecv(len(r.data), true)
 	}
 }
 

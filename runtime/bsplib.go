@@ -97,6 +97,7 @@ func (c *Core) BeginStandard() *Error {
 		return c.errorf("bsp_begin", "called twice in one SPMD section (nested SPMD sections are not supported)")
 	}
 	c.begun = true
+	c.statsBegin()
 	return nil
 }
 

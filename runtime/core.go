@@ -66,6 +66,7 @@ func (c *Core) Begin() *Error {
 		return c.errorf("bsp_begin", "called twice")
 	}
 	c.begun = true
+	c.statsBegin()
 	return nil
 }
 

@@ -150,7 +150,7 @@ func (c *Core) Put(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error 
 	}
 	copy(data, bytesAt(src, nbytes))
 	if c.m.stats.on {
-		c.countSent(nbytes, false)
+		c.countSent(pid, nbytes, false)
 	}
 	return nil
 }
@@ -161,7 +161,7 @@ func (c *Core) applyPut(_ int, r record) {
 	reg, _ := c.slot(int(r.a))
 	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
 	if c.m.stats.on {
-		c.countRecv(len(r.data))
+		c.countRecv(len(r.data), false)
 	}
 }
 
@@ -202,7 +202,7 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 	cs.outBytes += nbytes // the reply
 	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
 	if c.m.stats.on {
-		c.countRecv(nbytes)
+		c.countGot(pid, nbytes)
 	}
 	return nil
 }

@@ -50,6 +50,9 @@ const (
 // its request. The inline bytes are copied, so the caller may reuse
 // the log at once.
 func (c *Core) DrainLog(log unsafe.Pointer, n int) *Error {
+	if c.m.stats.on { // the emulator's own work, not the kernel's compute
+		defer c.notCompute(threadCPU())
+	}
 	for off := 0; off < n; {
 		if n-off < LogEntrySize {
 			return c.errorf("bsp_sync", "internal error: request log cut short (%d of %d bytes)", off, n)
