@@ -41,6 +41,7 @@ func TestPutRingAndGetBeforePut(t *testing.T) {
 		v = -1 // the value was copied at the call
 		k.must(k.Get(prev, ptr(&me.x), 0, ptr(&got[k.Pid()]), 8))
 		k.Sync()
+		assert.Empty(t, k.comm.gets, "the gets are done")
 	})
 	require.Nil(t, err)
 	for pid := range n {

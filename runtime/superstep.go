@@ -186,6 +186,7 @@ func (c *Core) syncPhaseA() int {
 
 func (c *Core) syncPhaseB() {
 	c.deliver(laneReplies)
+	c.comm.gets = c.comm.gets[:0]
 	c.clearQueue()
 	if err := c.growInbox(c.incoming(laneData, kindMessage)); err != nil {
 		c.comm.err = err
