@@ -11,7 +11,8 @@ GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -n
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and
 # the built library both ways.
-GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),--version-script=$(CURDIR)/capi/libebsp.map
+EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
+GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
 .PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
 
@@ -111,12 +112,13 @@ test-shim:
 
 # The whole library (Go + shim) built with AddressSanitizer, run by the C
 # tests whose hosts are built with it too. The signal tests are skipped:
-# ASan owns SIGSEGV there.
+# ASan owns SIGSEGV there. It exports what the normal build does, but has
+# no soname: the tests link it as lib/asan/libebsp.so, with no .so.1 beside.
 ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
 test-asan:
 	@mkdir -p lib/asan
 	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
-		$(GO) build -buildmode=c-shared -ldflags='$(GOLDFLAGS)' -o lib/asan/libebsp.so ./capi
+		$(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,$(EXPORTS)' -o lib/asan/libebsp.so ./capi
 	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
 		$(GO) test -count=1 -skip 'TestCPrograms/(crash|watchdog|cycles)$$' ./ctests/...
 
