@@ -45,8 +45,8 @@ type DMA struct {
 	free   int64 // when the engine finishes the last transfer pushed
 }
 
-// DMASlot is the state of a DMA engine shared with C (capi/mem_api.c
-// declares the same layout): Done is the last complete ticket, Issued the
+// DMASlot is the state of a DMA engine shared with C (struct dma_slot of
+// capi/mem.h; capi/twins.go checks the layouts agree): Done is the last complete ticket, Issued the
 // last ticket pushed, Sync is 1 with EBSP_DMA_SYNC=1.
 type DMASlot struct {
 	Done   atomic.Uint32

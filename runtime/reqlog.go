@@ -20,7 +20,8 @@ const (
 	LogSend = 3
 )
 
-// logEntry mirrors struct reqlog_entry of capi/reqlog.h.
+// logEntry mirrors struct reqlog_entry of capi/reqlog.h (capi/twins.go
+// checks the two agree when the library compiles).
 type logEntry struct {
 	kind     uint32
 	pid      int32
