@@ -82,7 +82,7 @@ func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, res *C.struct_s
 	if c == nil {
 		return
 	}
-	var mv runtime.Move
+	var mv runtime.StreamResult
 	switch op {
 	case C.STREAM_OPEN:
 		mv = c.StreamOpen(int(id))

@@ -11,7 +11,7 @@ import "unsafe"
 type bsmpState struct {
 	tagsize int      // tag size of this superstep
 	newTag  int      // set in this superstep for the next, or -1
-	inbox   arena    // this superstep's messages (bsp_hpmove points here)
+	inbox   buffer   // this superstep's messages (bsp_hpmove points here)
 	queue   msgQueue // of messages in inbox
 }
 

@@ -149,7 +149,7 @@ func (m *Machine) releaseComm() {
 		m.comm.transport = nil
 	}
 	for i := range m.comm.down {
-		m.comm.down[i].arena.free()
+		m.comm.down[i].buffer.free()
 	}
 	m.comm.down = nil
 	m.comm.hostQ.clear()

@@ -511,7 +511,7 @@ func TestCommLimitIsAClearError(t *testing.T) {
 }
 
 func TestArenaGrowthKeepsContents(t *testing.T) {
-	var a arena
+	var a buffer
 	defer a.free()
 	for i := range 100000 {
 		require.NoError(t, a.grow(3))

@@ -190,7 +190,7 @@ type fuzzKernel struct {
 func (k *fuzzKernel) local() *emesh.Arena { return k.m.Memory().Local(k.c.Pid()) }
 
 // call runs a stream call as the C side does.
-func (k *fuzzKernel) call(f func() Move) Move { return await(k.c, f) }
+func (k *fuzzKernel) call(f func() StreamResult) StreamResult { return await(k.c, f) }
 
 // said checks the lines the last call printed: want are exact lines, or
 // prefixes when they end in "...".
@@ -304,7 +304,7 @@ func (k *fuzzKernel) moveDown(s *streamModel, preload bool) (int, *tokenCopy, []
 }
 
 // checkHanded checks a move down's outcome against the model's.
-func (k *fuzzKernel) checkHanded(call string, s *streamModel, mv Move, size int, tc *tokenCopy) {
+func (k *fuzzKernel) checkHanded(call string, s *streamModel, mv StreamResult, size int, tc *tokenCopy) {
 	k.t.Helper()
 	s.handed, s.handedP = nil, nil
 	switch {
@@ -446,7 +446,7 @@ func (k *fuzzKernel) runCurrent(s *streamModel) {
 			s.open, s.cursor = true, 0
 		case 1:
 			preload := k.in.next()%2 == 1
-			mv := k.call(func() Move { return k.c.StreamMoveDown(s.id, preload) })
+			mv := k.call(func() StreamResult { return k.c.StreamMoveDown(s.id, preload) })
 			if !s.open {
 				k.said("bsp_stream_move_down", notOpen("bsp_stream_move_down"))
 				continue
@@ -474,7 +474,7 @@ func (k *fuzzKernel) runCurrent(s *streamModel) {
 				k.c.DMA().Wait(t)
 			}
 			payload := k.fill(p, max(n, 0))
-			mv := k.call(func() Move { return k.c.StreamMoveUp(s.id, p, n, wait) })
+			mv := k.call(func() StreamResult { return k.c.StreamMoveUp(s.id, p, n, wait) })
 			if o := k.c.streams.open[s.id]; o != nil && mv.Size > 0 {
 				srcTicket[nextSrc] = o.last
 			}
@@ -482,7 +482,7 @@ func (k *fuzzKernel) runCurrent(s *streamModel) {
 			k.moveUp(s, n, payload, mv)
 		case 3:
 			delta := k.in.delta()
-			k.call(func() Move { return k.c.StreamSeek(s.id, delta) })
+			k.call(func() StreamResult { return k.c.StreamSeek(s.id, delta) })
 			if !s.open {
 				k.said("bsp_stream_seek", notOpen("bsp_stream_seek"))
 				continue
@@ -494,7 +494,7 @@ func (k *fuzzKernel) runCurrent(s *streamModel) {
 			}
 			s.next = nil
 		case 4:
-			k.call(func() Move { return k.c.StreamClose(s.id) })
+			k.call(func() StreamResult { return k.c.StreamClose(s.id) })
 			if !s.open {
 				k.said("bsp_stream_close", notOpen("bsp_stream_close"))
 				continue
@@ -515,7 +515,7 @@ func (k *fuzzKernel) runCurrent(s *streamModel) {
 				k.said("bsp_stream_open", errNoSuchStream)
 			}
 		case 7:
-			mv := k.call(func() Move { return k.c.StreamMoveUp(s.id, nil, 1, true) })
+			mv := k.call(func() StreamResult { return k.c.StreamMoveUp(s.id, nil, 1, true) })
 			switch {
 			case !s.open:
 				k.said("bsp_stream_move_up", notOpen("bsp_stream_move_up"))
@@ -533,7 +533,7 @@ func (k *fuzzKernel) runCurrent(s *streamModel) {
 }
 
 // moveUp checks a move up of n bytes of payload against the model.
-func (k *fuzzKernel) moveUp(s *streamModel, n int, payload []byte, mv Move) {
+func (k *fuzzKernel) moveUp(s *streamModel, n int, payload []byte, mv StreamResult) {
 	k.t.Helper()
 	const call = "bsp_stream_move_up"
 	size, want := roundToken(n), 0
@@ -686,7 +686,7 @@ func (k *fuzzKernel) runLegacy(down, up *streamModel) {
 			}
 		case 1:
 			prealloc := k.in.next()%2 == 1
-			mv := k.call(func() Move { return k.c.MoveChunkDown(0, prealloc) })
+			mv := k.call(func() StreamResult { return k.c.MoveChunkDown(0, prealloc) })
 			if down.cur == nil && down.next == nil {
 				k.said("ebsp_move_chunk_down", "BSP ERROR: ebsp_move_chunk_down: this core's stream 0 is not open (superstep 0)")
 				continue
@@ -710,7 +710,7 @@ func (k *fuzzKernel) runLegacy(down, up *streamModel) {
 			k.said("ebsp_reset_down_cursor")
 			down.cursor = 0
 		case 4:
-			k.call(func() Move { return k.c.CloseLegacy(0, false) })
+			k.call(func() StreamResult { return k.c.CloseLegacy(0, false) })
 			if down.cur == nil {
 				k.said("ebsp_close_down_stream", errCloseClosed)
 				continue
@@ -744,7 +744,7 @@ func (k *fuzzKernel) runLegacy(down, up *streamModel) {
 			binary.LittleEndian.PutUint32(chunks[0].data, uint32(int32(size)))
 		case 7:
 			prealloc := k.in.next()%2 == 1
-			mv := k.call(func() Move { return k.c.MoveChunkUp(1, prealloc) })
+			mv := k.call(func() StreamResult { return k.c.MoveChunkUp(1, prealloc) })
 			if chunks[0] == nil {
 				k.said("ebsp_move_chunk_up", "BSP ERROR: ebsp_move_chunk_up: this core's stream 1 is not open (superstep 0)")
 				continue
@@ -776,7 +776,7 @@ func (k *fuzzKernel) runLegacy(down, up *streamModel) {
 			hand(mv.Buffer)
 			syncUp()
 		case 8:
-			k.call(func() Move { return k.c.CloseLegacy(1, true) })
+			k.call(func() StreamResult { return k.c.CloseLegacy(1, true) })
 			if chunks[0] == nil {
 				k.said("ebsp_close_up_stream", errCloseClosed)
 				continue
@@ -797,7 +797,7 @@ func (k *fuzzKernel) runLegacy(down, up *streamModel) {
 // mixUp makes a call on the wrong kind of stream or a stream that does
 // not exist; each prints the board's text and changes nothing.
 func (k *fuzzKernel) mixUp(which int) {
-	var mv Move
+	var mv StreamResult
 	want := errMixedUpDown
 	switch which {
 	case 0:
@@ -814,7 +814,7 @@ func (k *fuzzKernel) mixUp(which int) {
 		want = errNoSuchStream
 	}
 	k.said("mixed-up call", want)
-	if mv != (Move{}) {
+	if mv != (StreamResult{}) {
 		k.t.Errorf("mixed-up call %d returned %+v", which, mv)
 	}
 }
@@ -869,18 +869,18 @@ func (k *fuzzKernel) runCorrupt(s *streamModel) {
 		case 0:
 			s.open = s.open || k.c.StreamOpen(s.id).Size != 0
 		case 1:
-			mv := k.call(func() Move { return k.c.StreamMoveDown(s.id, k.in.next()%2 == 1) })
+			mv := k.call(func() StreamResult { return k.c.StreamMoveDown(s.id, k.in.next()%2 == 1) })
 			if mv.Size < 0 || mv.Size > s.tokenSize || (mv.Size > 0 && !k.local().Contains(mv.Buffer, mv.Size)) {
 				k.t.Errorf("bsp_stream_move_down handed out %d bytes at %p", mv.Size, mv.Buffer)
 			}
 		case 2:
 			delta := k.in.delta()
-			k.call(func() Move { return k.c.StreamSeek(s.id, delta) })
+			k.call(func() StreamResult { return k.c.StreamSeek(s.id, delta) })
 		case 3:
 			n := 1 + k.in.next()%s.tokenSize
-			k.call(func() Move { return k.c.StreamMoveUp(s.id, unsafe.Pointer(&src[0]), n, true) })
+			k.call(func() StreamResult { return k.c.StreamMoveUp(s.id, unsafe.Pointer(&src[0]), n, true) })
 		case 4:
-			k.call(func() Move { return k.c.StreamClose(s.id) })
+			k.call(func() StreamResult { return k.c.StreamClose(s.id) })
 			s.open = false
 		}
 		k.out.take(k.c.Pid())

@@ -16,12 +16,12 @@ import (
 // move while it grows; it becomes a message once the arena is settled.
 type span struct{ off, tagLen, size int }
 
-func (s span) message(a *arena) message {
+func (s span) message(a *buffer) message {
 	return message{tag: a.at(s.off), payload: a.at(s.off + s.tagLen), tagLen: s.tagLen, size: s.size}
 }
 
 // recordMessage copies tag and payload into a and returns their span.
-func recordMessage(a *arena, tag unsafe.Pointer, tagLen int, payload unsafe.Pointer, size int) (span, error) {
+func recordMessage(a *buffer, tag unsafe.Pointer, tagLen int, payload unsafe.Pointer, size int) (span, error) {
 	if err := a.grow(tagLen + size); err != nil {
 		return span{}, err
 	}
@@ -34,20 +34,20 @@ func recordMessage(a *arena, tag unsafe.Pointer, tagLen int, payload unsafe.Poin
 
 // hostState is what a core sent up to the host (ebsp_send_up).
 type hostState struct {
-	up     arena // tags and payloads
+	up     buffer // tags and payloads
 	upMsgs []span
 	sentUp bool // in this superstep: a later bsp_sync is a misuse
 }
 
 // hostOutbox holds the messages sent down to one core.
 type hostOutbox struct {
-	arena
+	buffer
 	msgs []span
 }
 
 func (o *hostOutbox) deliver(q *msgQueue) {
 	for _, s := range o.msgs {
-		q.push(s.message(&o.arena))
+		q.push(s.message(&o.buffer))
 	}
 }
 
@@ -120,7 +120,7 @@ func (m *Machine) SendDown(pid int, tag, payload unsafe.Pointer, nbytes int) err
 		m.comm.down = append(m.comm.down, make([]hostOutbox, len(m.cores)-len(m.comm.down))...)
 	}
 	o := &m.comm.down[pid]
-	s, err := recordMessage(&o.arena, tag, m.comm.hostTag, payload, nbytes)
+	s, err := recordMessage(&o.buffer, tag, m.comm.hostTag, payload, nbytes)
 	if err != nil {
 		return fmt.Errorf("%s: %v", call, err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // logWriter builds a request log the way capi/reqlog.c does, in an arena
 // (memory outside the Go heap, like the C log).
-type logWriter struct{ a arena }
+type logWriter struct{ a buffer }
 
 func (w *logWriter) add(e logEntry, inline ...[]byte) {
 	n := 0

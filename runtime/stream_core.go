@@ -50,8 +50,8 @@ func (c *Core) streamState() *coreStreams {
 	return c.streams
 }
 
-// Move is the outcome of a stream call for the C side.
-type Move struct {
+// StreamResult is the outcome of a stream call for the C side.
+type StreamResult struct {
 	// Again: nothing was done; wait for DMA ticket Wait and make the same
 	// call again (the call waits for the stream's previous transfer, and a
 	// core thread never waits inside the engine).
@@ -77,11 +77,11 @@ const (
 )
 
 // again asks the C side to wait for the stream's previous transfer first.
-func (c *Core) again(o *openStream) (Move, bool) {
+func (c *Core) again(o *openStream) (StreamResult, bool) {
 	if o.last != 0 && !c.DMA().Done(o.last) {
-		return Move{Again: true, Wait: o.last}, true
+		return StreamResult{Again: true, Wait: o.last}, true
 	}
-	return Move{}, false
+	return StreamResult{}, false
 }
 
 func (c *Core) freeLocal(p unsafe.Pointer) {
@@ -129,7 +129,7 @@ func (c *Core) readToken(call, name string, o *openStream, buf unsafe.Pointer, n
 // moveDown is a move down on a chained stream: the token at the cursor
 // goes to the kernel, in the current buffer (read now, or swapped in from
 // the preload), and with preload the next one is fetched.
-func (c *Core) moveDown(call, name string, o *openStream, preload bool) Move {
+func (c *Core) moveDown(call, name string, o *openStream, preload bool) StreamResult {
 	var wait uint32
 	if o.next == nil {
 		wait = c.readToken(call, name, o, o.cur, true)
@@ -137,9 +137,9 @@ func (c *Core) moveDown(call, name string, o *openStream, preload bool) Move {
 		o.cur, o.next = o.next, o.cur
 	}
 	if bufSize(o.cur) == 0 {
-		return Move{SetBuffer: true} // the end: *buffer = NULL
+		return StreamResult{SetBuffer: true} // the end: *buffer = NULL
 	}
-	mv := Move{Buffer: unsafe.Add(o.cur, headerSize), SetBuffer: true, Wait: wait}
+	mv := StreamResult{Buffer: unsafe.Add(o.cur, headerSize), SetBuffer: true, Wait: wait}
 	if preload {
 		if o.next == nil {
 			if o.next = c.Malloc(o.s.tokenSize + headerSize); o.next == nil {
@@ -157,7 +157,7 @@ func (c *Core) moveDown(call, name string, o *openStream, preload bool) Move {
 }
 
 // StreamOpen is bsp_stream_open: it returns the stream's token size.
-func (c *Core) StreamOpen(id int) Move {
+func (c *Core) StreamOpen(id int) StreamResult {
 	const call = "bsp_stream_open"
 	ms := &c.m.memory
 	ms.streamMu.Lock()
@@ -174,16 +174,16 @@ func (c *Core) StreamOpen(id int) Move {
 	switch {
 	case id < 0: // the board reads a descriptor before the table
 		c.diag(call, "there is no stream %d (the host made %s)", id, countStreams(n))
-		return Move{}
+		return StreamResult{}
 	case s == nil:
 		c.say(errNoSuchStream)
-		return Move{}
+		return StreamResult{}
 	case inUse:
 		c.say(errStreamInUse, id)
-		return Move{}
+		return StreamResult{}
 	}
 	c.streamState().open[id] = &openStream{s: s}
-	return Move{Size: s.tokenSize}
+	return StreamResult{Size: s.tokenSize}
 }
 
 // opened finds a stream this core has open. Using a handle that is not
@@ -214,10 +214,10 @@ func (c *Core) opened(call string, id int) *openStream {
 
 // StreamClose is bsp_stream_close: it waits for the stream's transfer,
 // frees its buffers and lets any core open it.
-func (c *Core) StreamClose(id int) Move {
+func (c *Core) StreamClose(id int) StreamResult {
 	o := c.opened("bsp_stream_close", id)
 	if o == nil {
-		return Move{}
+		return StreamResult{}
 	}
 	if mv, wait := c.again(o); wait {
 		return mv
@@ -227,7 +227,7 @@ func (c *Core) StreamClose(id int) Move {
 	c.m.memory.streamMu.Lock()
 	o.s.owner = noOwner
 	c.m.memory.streamMu.Unlock()
-	return Move{}
+	return StreamResult{}
 }
 
 func (c *Core) dropBuffers(o *openStream) {
@@ -241,11 +241,11 @@ func (c *Core) dropBuffers(o *openStream) {
 
 // StreamMoveDown is bsp_stream_move_down: it returns the token's size, 0
 // at the end of the stream (with the buffer NULL).
-func (c *Core) StreamMoveDown(id int, preload bool) Move {
+func (c *Core) StreamMoveDown(id int, preload bool) StreamResult {
 	const call = "bsp_stream_move_down"
 	o := c.opened(call, id)
 	if o == nil {
-		return Move{}
+		return StreamResult{}
 	}
 	if mv, wait := c.again(o); wait {
 		return mv
@@ -253,7 +253,7 @@ func (c *Core) StreamMoveDown(id int, preload bool) Move {
 	if o.cur == nil {
 		if o.cur = c.Malloc(o.s.tokenSize + headerSize); o.cur == nil {
 			c.say(errStreamMemory)
-			return Move{}
+			return StreamResult{}
 		}
 	}
 	return c.moveDown(call, streamName(id), o, preload)
@@ -270,11 +270,11 @@ func roundToken(n int) int {
 // up to a multiple of 8 (the padding is zeros here; on the board it was
 // whatever followed data), as the token at the cursor, after which the
 // stream ends. It returns the rounded size, 0 when there is no room.
-func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Move {
+func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) StreamResult {
 	const call = "bsp_stream_move_up"
 	o := c.opened(call, id)
 	if o == nil {
-		return Move{}
+		return StreamResult{}
 	}
 	if mv, wait := c.again(o); wait {
 		return mv
@@ -284,18 +284,18 @@ func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Move 
 	switch {
 	case size < 0: // the board's DMA engine would write over memory
 		c.diag(call, "token size %d for stream %d", n, id)
-		return Move{}
+		return StreamResult{}
 	case size > s.tokenSize:
 		c.say(warnTokenTooLong, size, id, s.tokenSize)
 	}
 	left, need := uint32(s.areaSize-o.cursor), uint32(size)+2*headerSize
 	if left < need {
 		c.say(errStreamFull, id, left, need)
-		return Move{}
+		return StreamResult{}
 	}
 	if data == nil && size > 0 { // the board would send its local memory from address 0
 		c.diag(call, "NULL data for stream %d", id)
-		return Move{}
+		return StreamResult{}
 	}
 	s.setNext(o.cursor, size)
 	s.setHeader(o.cursor+headerSize+size, size, 0)
@@ -312,7 +312,7 @@ func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Move 
 		o.last = t
 	}
 	o.cursor += size
-	mv := Move{Size: size}
+	mv := StreamResult{Size: size}
 	if wait {
 		mv.Wait = t
 	}
@@ -324,11 +324,11 @@ func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Move 
 // (the start); math.MinInt32 goes straight to the start. A preloaded token
 // is dropped, so a seek after a move down with preload counts from the
 // token after the one preloaded.
-func (c *Core) StreamSeek(id, delta int) Move {
+func (c *Core) StreamSeek(id, delta int) StreamResult {
 	const call = "bsp_stream_seek"
 	o := c.opened(call, id)
 	if o == nil {
-		return Move{}
+		return StreamResult{}
 	}
 	if o.next != nil {
 		if mv, wait := c.again(o); wait {
@@ -340,7 +340,7 @@ func (c *Core) StreamSeek(id, delta int) Move {
 		c.freeLocal(o.next)
 		o.next = nil
 	}
-	return Move{}
+	return StreamResult{}
 }
 
 // walkResult is how far a cursor walk got.

@@ -70,74 +70,74 @@ func legacyName(id int) string { return "this core's stream " + strconv.Itoa(id)
 
 // OpenDownStream is ebsp_open_down_stream: it starts fetching the first
 // chunk and hands out its buffer; it returns the largest chunk size.
-func (c *Core) OpenDownStream(id int) Move {
+func (c *Core) OpenDownStream(id int) StreamResult {
 	o := c.legacyOfKind(id, downStream)
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.cur != nil || o.next != nil:
 		c.say(errOpenOpened)
-		return Move{}
+		return StreamResult{}
 	}
 	o.cursor = 0
 	if o.next = c.Malloc(o.s.tokenSize + headerSize); o.next == nil {
 		c.say(errStreamMemory)
-		return Move{}
+		return StreamResult{}
 	}
 	c.readToken("ebsp_open_down_stream", legacyName(id), o, o.next, false)
-	return Move{Buffer: unsafe.Add(o.next, headerSize), SetBuffer: true, Size: o.s.tokenSize}
+	return StreamResult{Buffer: unsafe.Add(o.next, headerSize), SetBuffer: true, Size: o.s.tokenSize}
 }
 
 // OpenUpStream is ebsp_open_up_stream: it hands out the buffer for the
 // first chunk and returns the largest chunk size.
-func (c *Core) OpenUpStream(id int) Move {
+func (c *Core) OpenUpStream(id int) StreamResult {
 	o := c.legacyOfKind(id, upStream)
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.cur != nil:
 		c.say(errOpenUpTwice)
-		return Move{}
+		return StreamResult{}
 	}
 	if o.cur = c.Malloc(o.s.tokenSize + upHeaderSize); o.cur == nil {
 		c.say(errStreamMemory)
-		return Move{}
+		return StreamResult{}
 	}
 	*(*int32)(o.cur) = int32(o.s.tokenSize)
 	o.cursor = 0
-	return Move{Buffer: unsafe.Add(o.cur, upHeaderSize), SetBuffer: true, Size: o.s.tokenSize}
+	return StreamResult{Buffer: unsafe.Add(o.cur, upHeaderSize), SetBuffer: true, Size: o.s.tokenSize}
 }
 
 // CloseLegacy is ebsp_close_down_stream (up false) or ebsp_close_up_stream.
 // As on the board, a down stream opened but never moved is "closed" (its
 // chunk is in the spare buffer, not the current one).
-func (c *Core) CloseLegacy(id int, up bool) Move {
+func (c *Core) CloseLegacy(id int, up bool) StreamResult {
 	o := c.legacyOfKind(id, map[bool]streamKind{false: downStream, true: upStream}[up])
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.cur == nil:
 		c.say(errCloseClosed)
-		return Move{}
+		return StreamResult{}
 	}
 	if mv, wait := c.again(o); wait {
 		return mv
 	}
 	c.dropBuffers(o)
-	return Move{}
+	return StreamResult{}
 }
 
 // MoveChunkDown is ebsp_move_chunk_down: it returns the chunk's size, 0 at
 // the end (with the address NULL).
-func (c *Core) MoveChunkDown(id int, prealloc bool) Move {
+func (c *Core) MoveChunkDown(id int, prealloc bool) StreamResult {
 	const call = "ebsp_move_chunk_down"
 	o := c.legacyOfKind(id, downStream)
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.cur == nil && o.next == nil: // the board would read into address 0
 		c.diag(call, "%s is not open", legacyName(id))
-		return Move{}
+		return StreamResult{}
 	}
 	if mv, wait := c.again(o); wait {
 		return mv
@@ -148,25 +148,25 @@ func (c *Core) MoveChunkDown(id int, prealloc bool) Move {
 // MoveChunkUp is ebsp_move_chunk_up: it sends the current chunk buffer
 // (whatever the kernel passes in *address, as on the board) and hands out
 // the buffer for the next chunk; it returns the largest chunk size.
-func (c *Core) MoveChunkUp(id int, prealloc bool) Move {
+func (c *Core) MoveChunkUp(id int, prealloc bool) StreamResult {
 	const call = "ebsp_move_chunk_up"
 	o := c.legacyOfKind(id, upStream)
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.cur == nil: // the board would send from address 0
 		c.diag(call, "%s is not open", legacyName(id))
-		return Move{}
+		return StreamResult{}
 	}
 	if mv, wait := c.again(o); wait {
 		return mv
 	}
-	var mv Move
+	var mv StreamResult
 	if prealloc {
 		if o.next == nil {
 			if o.next = c.Malloc(o.s.tokenSize + upHeaderSize); o.next == nil {
 				c.say(errStreamMemory)
-				return Move{}
+				return StreamResult{}
 			}
 		}
 		c.sendChunk(call, id, o, false)
@@ -217,62 +217,62 @@ func (c *Core) sendChunk(call string, id int, o *openStream, now bool) uint32 {
 // SetUpChunkSize is ebsp_set_up_chunk_size, as the board's library has it:
 // it stores nbytes in the first 4 bytes of the current chunk buffer (the
 // int after the chunk's size), so the chunk still goes up whole.
-func (c *Core) SetUpChunkSize(id, nbytes int) Move {
+func (c *Core) SetUpChunkSize(id, nbytes int) StreamResult {
 	const call = "ebsp_set_up_chunk_size"
 	l := c.legacyList()
 	if id < 0 || id >= len(l) { // the board does not check: it would write anywhere
 		c.diag(call, "there is no stream %d for this core (the host made %s for it)", id, countStreams(len(l)))
-		return Move{}
+		return StreamResult{}
 	}
 	o := l[id]
 	if o.cur == nil { // the board would write to local memory address 4
 		c.diag(call, "%s is not open", legacyName(id))
-		return Move{}
+		return StreamResult{}
 	}
 	if c.strictChecks() {
 		c.diag(call, "the board's library stores %d in the first 4 bytes of the chunk of %s and sends the whole chunk of %d bytes",
 			nbytes, legacyName(id), o.s.tokenSize)
 	}
 	*(*int32)(unsafe.Add(o.cur, 4)) = int32(nbytes)
-	return Move{}
+	return StreamResult{}
 }
 
 // MoveDownCursor is ebsp_move_down_cursor: forward or back over chunks; at
 // either end the board's text is printed and the cursor stays there. A
 // preloaded chunk is not dropped: the next ebsp_move_chunk_down still hands
 // it out.
-func (c *Core) MoveDownCursor(id, delta int) Move {
+func (c *Core) MoveDownCursor(id, delta int) StreamResult {
 	const call = "ebsp_move_down_cursor"
 	o := c.legacy(id)
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.s.kind != downStream: // the board would take data for chunk sizes
 		c.diag(call, "%s is an up stream: it has no chunk headers to move over", legacyName(id))
-		return Move{}
+		return StreamResult{}
 	}
 	if c.walk(call, legacyName(id), o, delta, true) == walkedToEnd {
 		c.say(errJumpOut)
 	}
-	return Move{}
+	return StreamResult{}
 }
 
 // ResetDownCursor is ebsp_reset_down_cursor: the next chunk moved down is
 // the first. (The board's loop stops 8 bytes before the stream and then
 // reads the allocator's bytes there as a header; here the cursor goes to
 // the first chunk, as EBSP documents.)
-func (c *Core) ResetDownCursor(id int) Move {
+func (c *Core) ResetDownCursor(id int) StreamResult {
 	const call = "ebsp_reset_down_cursor"
 	o := c.legacy(id)
 	switch {
 	case o == nil:
-		return Move{}
+		return StreamResult{}
 	case o.s.kind != downStream:
 		c.diag(call, "%s is an up stream: it has no chunk headers to move over", legacyName(id))
-		return Move{}
+		return StreamResult{}
 	}
 	o.cursor = 0
-	return Move{}
+	return StreamResult{}
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }

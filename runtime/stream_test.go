@@ -30,7 +30,7 @@ func header(a []byte, at int) [2]int32 {
 // await stands for the C side of a stream call: wait for the stream's
 // previous transfer and call again while the engine asks to, then wait
 // for the transfer the call names.
-func await(c kcore, call func() Move) Move {
+func await(c kcore, call func() StreamResult) StreamResult {
 	for {
 		mv := call()
 		if mv.Wait != 0 {
@@ -155,7 +155,7 @@ func TestStreamDoubleBuffered(t *testing.T) {
 		assert.Equal(t, 0, m.Memory().Local(c.Pid()).InUse(), "open takes no local memory")
 		next, buffers := 0, map[unsafe.Pointer]bool{}
 		for {
-			mv := await(c, func() Move { return c.StreamMoveDown(c.Pid(), true) })
+			mv := await(c, func() StreamResult { return c.StreamMoveDown(c.Pid(), true) })
 			if mv.Size == 0 {
 				assert.True(t, mv.SetBuffer)
 				assert.Nil(t, mv.Buffer)
@@ -170,7 +170,7 @@ func TestStreamDoubleBuffered(t *testing.T) {
 		assert.Equal(t, count, next)
 		assert.Len(t, buffers, 2, "double buffering alternates two buffers")
 		assert.Equal(t, 2*(tokenBytes+8), m.Memory().Local(c.Pid()).InUse(), "two buffers of a header and a token")
-		await(c, func() Move { return c.StreamClose(c.Pid()) })
+		await(c, func() StreamResult { return c.StreamClose(c.Pid()) })
 		assert.Equal(t, 0, m.Memory().Local(c.Pid()).InUse(), "close frees the token buffers")
 	})
 }
@@ -196,10 +196,10 @@ func TestStreamUpThenDown(t *testing.T) {
 			if i == 4 {
 				size, want = 12, 16 // a short last token, rounded up to a multiple of 8
 			}
-			mv := await(c, func() Move { return c.StreamMoveUp(0, bufs[i%2], size, false) })
+			mv := await(c, func() StreamResult { return c.StreamMoveUp(0, bufs[i%2], size, false) })
 			assert.Equal(t, want, mv.Size)
 		}
-		await(c, func() Move { return c.StreamClose(0) })
+		await(c, func() StreamResult { return c.StreamClose(0) })
 	})
 	a := area(p, 208)
 	assert.Equal(t, [2]int32{0, 32}, header(a, 0))
@@ -213,7 +213,7 @@ func TestStreamUpThenDown(t *testing.T) {
 		c.StreamOpen(0)
 		var got []int32
 		for {
-			mv := await(c, func() Move { return c.StreamMoveDown(0, false) })
+			mv := await(c, func() StreamResult { return c.StreamMoveDown(0, false) })
 			if mv.Size == 0 {
 				break
 			}
@@ -234,13 +234,13 @@ func TestStreamSeek(t *testing.T) {
 	runAgain(t, m, func(c kcore) {
 		c.StreamOpen(0)
 		first := func(preload bool) int32 {
-			mv := await(c, func() Move { return c.StreamMoveDown(0, preload) })
+			mv := await(c, func() StreamResult { return c.StreamMoveDown(0, preload) })
 			if mv.Size == 0 {
 				return -1
 			}
 			return *(*int32)(mv.Buffer) / 4
 		}
-		seek := func(delta int) { await(c, func() Move { return c.StreamSeek(0, delta) }) }
+		seek := func(delta int) { await(c, func() StreamResult { return c.StreamSeek(0, delta) }) }
 		assert.Equal(t, int32(0), first(true))
 		assert.Equal(t, 2*24, c.streams.open[0].cursor, "past the preloaded token 1")
 		seek(3)
@@ -286,7 +286,7 @@ func TestStreamAnyOrder(t *testing.T) {
 			c.Sync()
 			c.Sync()
 			assert.Equal(t, 32, c.StreamOpen(0).Size, "closed by core 0: free again")
-			await(c, func() Move { return c.StreamClose(0) })
+			await(c, func() StreamResult { return c.StreamClose(0) })
 			return
 		}
 		c.Sync()
@@ -296,20 +296,20 @@ func TestStreamAnyOrder(t *testing.T) {
 		assert.Equal(t, []string{"BSP ERROR: stream with id 1 is in use", "BSP ERROR: stream does not exist"}, out.take(0))
 		c.Sync()
 		c.Sync()
-		mv := await(c, func() Move { return c.StreamMoveDown(0, false) })
+		mv := await(c, func() StreamResult { return c.StreamMoveDown(0, false) })
 		assert.Equal(t, int32(0), *(*int32)(mv.Buffer))
 		up := []int32{-1, -2, -3, -4}
-		mv = await(c, func() Move { return c.StreamMoveUp(0, unsafe.Pointer(&up[0]), 16, true) })
+		mv = await(c, func() StreamResult { return c.StreamMoveUp(0, unsafe.Pointer(&up[0]), 16, true) })
 		assert.Equal(t, 16, mv.Size, "written over token 1, ending the stream after it")
-		mv = await(c, func() Move { return c.StreamMoveDown(0, false) })
+		mv = await(c, func() StreamResult { return c.StreamMoveDown(0, false) })
 		assert.Equal(t, 0, mv.Size)
-		await(c, func() Move { return c.StreamSeek(0, -1) })
-		mv = await(c, func() Move { return c.StreamMoveDown(0, true) })
+		await(c, func() StreamResult { return c.StreamSeek(0, -1) })
+		mv = await(c, func() StreamResult { return c.StreamMoveDown(0, true) })
 		assert.Equal(t, []int32{-1, -2, -3, -4}, unsafe.Slice((*int32)(mv.Buffer), 4))
-		await(c, func() Move { return c.StreamSeek(0, math.MinInt32) })
-		mv = await(c, func() Move { return c.StreamMoveUp(0, unsafe.Pointer(&up[0]), 4, false) })
+		await(c, func() StreamResult { return c.StreamSeek(0, math.MinInt32) })
+		mv = await(c, func() StreamResult { return c.StreamMoveUp(0, unsafe.Pointer(&up[0]), 4, false) })
 		assert.Equal(t, 8, mv.Size)
-		await(c, func() Move { return c.StreamClose(0) })
+		await(c, func() StreamResult { return c.StreamClose(0) })
 		assert.Empty(t, out.take(0))
 		c.Sync()
 	})
@@ -330,7 +330,7 @@ func TestStreamBoardTexts(t *testing.T) {
 	runAgain(t, m, func(c kcore) {
 		src := make([]byte, 64)
 		up := func(n int) int {
-			return await(c, func() Move { return c.StreamMoveUp(0, unsafe.Pointer(&src[0]), n, true) }).Size
+			return await(c, func() StreamResult { return c.StreamMoveUp(0, unsafe.Pointer(&src[0]), n, true) }).Size
 		}
 		c.StreamOpen(0)
 		assert.Equal(t, 40, up(33))
@@ -342,13 +342,13 @@ func TestStreamBoardTexts(t *testing.T) {
 		assert.Equal(t, []string{"BSP ERROR: Stream 0 has 8 space left, token of size 16 can not be moved up."}, out.take(0))
 		assert.Equal(t, 0, up(-100))
 		assert.Equal(t, []string{"BSP ERROR: bsp_stream_move_up: token size -100 for stream 0 (superstep 0)"}, out.take(0))
-		await(c, func() Move { return c.StreamSeek(0, math.MinInt32) })
-		mv := await(c, func() Move { return c.StreamMoveDown(0, true) })
+		await(c, func() StreamResult { return c.StreamSeek(0, math.MinInt32) })
+		mv := await(c, func() StreamResult { return c.StreamMoveDown(0, true) })
 		assert.Equal(t, 32, mv.Size)
 		assert.Equal(t, []string{"BSP ERROR: Stream contained token larger (40) than maximum token size (32) for stream. (truncated)"}, out.take(0))
-		mv = await(c, func() Move { return c.StreamMoveDown(0, true) })
+		mv = await(c, func() StreamResult { return c.StreamMoveDown(0, true) })
 		assert.Equal(t, 0, mv.Size, "the 0-byte token ends the stream")
-		await(c, func() Move { return c.StreamClose(0) })
+		await(c, func() StreamResult { return c.StreamClose(0) })
 		c.StreamClose(0)
 		c.StreamMoveDown(0, false)
 		assert.Equal(t, []string{
@@ -373,14 +373,14 @@ func TestStreamOutOfLocalMemory(t *testing.T) {
 		hog := c.Malloc(local.Size() - 4096 - 8 - 8)
 		require.NotNil(t, hog)
 		assert.Equal(t, 4096, c.StreamOpen(0).Size)
-		mv := await(c, func() Move { return c.StreamMoveDown(0, true) })
+		mv := await(c, func() StreamResult { return c.StreamMoveDown(0, true) })
 		assert.Equal(t, 0, mv.Size, "no room for the preload buffer")
 		assert.Equal(t, int32(0), *(*int32)(mv.Buffer), "the token is handed out all the same")
 		assert.Equal(t, []string{"BSP ERROR: could not allocate enough memory for stream"}, out.take(0))
 		require.Nil(t, c.Free(hog))
-		mv = await(c, func() Move { return c.StreamMoveDown(0, false) })
+		mv = await(c, func() StreamResult { return c.StreamMoveDown(0, false) })
 		assert.Equal(t, int32(1024), *(*int32)(mv.Buffer))
-		await(c, func() Move { return c.StreamClose(0) })
+		await(c, func() StreamResult { return c.StreamClose(0) })
 	})
 }
 
@@ -411,7 +411,7 @@ func TestLegacyStreams(t *testing.T) {
 		assert.Equal(t, int32(8), *(*int32)(up.Buffer), "the board stores the size in the chunk")
 		chunk := up.Buffer
 		for {
-			mv := await(c, func() Move { return c.MoveChunkDown(1, true) })
+			mv := await(c, func() StreamResult { return c.MoveChunkDown(1, true) })
 			if mv.Size == 0 {
 				assert.Nil(t, mv.Buffer)
 				break
@@ -421,7 +421,7 @@ func TestLegacyStreams(t *testing.T) {
 			for i := range o {
 				o[i] = in[2*i] * 10 // every other value, times ten
 			}
-			next := await(c, func() Move { return c.MoveChunkUp(0, true) })
+			next := await(c, func() StreamResult { return c.MoveChunkUp(0, true) })
 			assert.Equal(t, 20, next.Size)
 			assert.NotEqual(t, chunk, next.Buffer, "prealloc hands out the other buffer")
 			chunk = next.Buffer
@@ -430,12 +430,12 @@ func TestLegacyStreams(t *testing.T) {
 		c.MoveDownCursor(1, -11)
 		assert.Equal(t, []string{"BSP ERROR: tried jumping past bounds of stream", "BSP ERROR: tried jumping past bounds of stream"}, out.take(0))
 		c.ResetDownCursor(1)
-		mv := await(c, func() Move { return c.MoveChunkDown(1, false) })
+		mv := await(c, func() StreamResult { return c.MoveChunkDown(1, false) })
 		assert.Equal(t, int32(90), *(*int32)(mv.Buffer), "the spare buffer, swapped in: the last chunk again")
-		mv = await(c, func() Move { return c.MoveChunkDown(1, false) })
+		mv = await(c, func() StreamResult { return c.MoveChunkDown(1, false) })
 		assert.Equal(t, int32(0), *(*int32)(mv.Buffer), "then the first, after the reset")
-		await(c, func() Move { return c.CloseLegacy(0, true) })
-		await(c, func() Move { return c.CloseLegacy(1, false) })
+		await(c, func() StreamResult { return c.CloseLegacy(0, true) })
+		await(c, func() StreamResult { return c.CloseLegacy(1, false) })
 		c.CloseLegacy(1, false)
 		assert.Equal(t, []string{"BSP ERROR: tried to close closed stream"}, out.take(0))
 		assert.Equal(t, 0, m.Memory().Local(0).InUse())
@@ -461,11 +461,11 @@ func TestLegacyUpStreamFull(t *testing.T) {
 		buf := c.OpenUpStream(0).Buffer
 		for k := 0; k < 4; k++ {
 			copy(area(buf, 16), fmt.Sprintf("chunk %d.........", k))
-			mv := await(c, func() Move { return c.MoveChunkUp(0, false) })
+			mv := await(c, func() StreamResult { return c.MoveChunkUp(0, false) })
 			assert.Equal(t, 16, mv.Size)
 			assert.Equal(t, buf, mv.Buffer, "without prealloc the same buffer")
 		}
-		await(c, func() Move { return c.CloseLegacy(0, true) })
+		await(c, func() StreamResult { return c.CloseLegacy(0, true) })
 	})
 	assert.Equal(t, "chunk 0.........chunk 1.........chunk 2.", string(area(p, 40)))
 	assert.Equal(t, "SENTINEL", string(sentinel))
@@ -485,10 +485,10 @@ func TestStreamSeekCorruptPrevSize(t *testing.T) {
 	binary.LittleEndian.PutUint32(bytesAt(p, 3*24)[2*24:], uint32(0xfffffff0)) // token 1's size before token 2: -16
 	runAgain(t, m, func(c kcore) {
 		c.StreamOpen(0)
-		await(c, func() Move { return c.StreamSeek(0, 5) })
-		await(c, func() Move { return c.StreamSeek(0, -5) })
+		await(c, func() StreamResult { return c.StreamSeek(0, 5) })
+		await(c, func() StreamResult { return c.StreamSeek(0, -5) })
 		assert.Equal(t, []string{"BSP ERROR: bsp_stream_seek: stream 0: the header at byte 48 of its area announces a token of -16 bytes before it, which runs out of the area (superstep 0)"}, out.take(0))
-		mv := await(c, func() Move { return c.StreamMoveDown(0, false) })
+		mv := await(c, func() StreamResult { return c.StreamMoveDown(0, false) })
 		assert.Equal(t, data[32:48], bytesAt(mv.Buffer, mv.Size), "after the failed seek the cursor is at token 2")
 	})
 }
@@ -505,7 +505,7 @@ func TestStreamCorruptToken(t *testing.T) {
 	binary.LittleEndian.PutUint32(bytesAt(p, 8)[4:], 64) // a 64-byte token in an 8-byte area
 	runAgain(t, m, func(c kcore) {
 		c.StreamOpen(0)
-		mv := await(c, func() Move { return c.StreamMoveDown(0, true) })
+		mv := await(c, func() StreamResult { return c.StreamMoveDown(0, true) })
 		assert.Equal(t, 0, mv.Size)
 		assert.Equal(t, []string{"BSP ERROR: bsp_stream_move_down: stream 0: the header at byte 0 of its area announces a token of 64 bytes, which runs out of the area; read as the end (superstep 0)"}, out.take(0))
 	})
@@ -522,12 +522,12 @@ func TestStreamStrictChecks(t *testing.T) {
 	runAgain(t, m, func(c kcore) {
 		c.OpenUpStream(0)
 		c.SetUpChunkSize(0, 8)
-		await(c, func() Move { return c.MoveChunkUp(0, false) })
-		await(c, func() Move { return c.MoveChunkUp(0, false) })
+		await(c, func() StreamResult { return c.MoveChunkUp(0, false) })
+		await(c, func() StreamResult { return c.MoveChunkUp(0, false) })
 		assert.Equal(t, []string{
 			"BSP ERROR: ebsp_set_up_chunk_size: the board's library stores 8 in the first 4 bytes of the chunk of this core's stream 0 and sends the whole chunk of 16 bytes (superstep 0)",
 			"BSP ERROR: ebsp_move_chunk_up: a chunk of 16 bytes does not fit in this core's stream 0: 8 bytes of room left (the board wrote past its end) (superstep 0)",
 		}, out.take(0))
-		await(c, func() Move { return c.CloseLegacy(0, true) })
+		await(c, func() StreamResult { return c.CloseLegacy(0, true) })
 	})
 }

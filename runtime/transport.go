@@ -39,12 +39,12 @@ type record struct {
 // round, with the payload bytes of each kind (the receiver may size its
 // buffers before it unpacks: BSMP's inbox).
 type Block struct {
-	arena
+	buffer
 	count [maxKinds]int // records of each kind
 	bytes [maxKinds]int // their payload bytes
 }
 
-func newBlock() *Block { return &Block{arena: arena{onHeap: true}} }
+func newBlock() *Block { return &Block{buffer: buffer{onHeap: true}} }
 
 // pad8 rounds n up to a multiple of 8 so record headers stay aligned.
 func pad8(n int) int { return (n + 7) &^ 7 }

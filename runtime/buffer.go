@@ -6,11 +6,11 @@ import (
 	"unsafe"
 )
 
-// arena is a growable byte area outside the Go heap (mmap'ed), for data
+// buffer is a growable byte area outside the Go heap (mmap'ed), for data
 // that C code keeps pointers into (message tags and payloads returned by
 // bsp_hpmove) and for the packed request blocks of a superstep. Memory
 // exhaustion is reported as an error rather than a crash.
-type arena struct {
+type buffer struct {
 	mem  []byte
 	used int
 	// onHeap keeps the bytes on the Go heap instead, starting small: for
@@ -20,11 +20,11 @@ type arena struct {
 	onHeap bool
 }
 
-// arenaMinBytes is the smallest mapping; it grows by doubling.
-const arenaMinBytes = 64 << 10
+// bufferMinBytes is the smallest mapping; it grows by doubling.
+const bufferMinBytes = 64 << 10
 
-// heapArenaMinBytes is the smallest Go heap arena.
-const heapArenaMinBytes = 64
+// heapBufferMinBytes is the smallest Go heap buffer.
+const heapBufferMinBytes = 64
 
 // errNoMemory reports that the operating system refused more memory.
 type errNoMemory struct{ want int }
@@ -34,15 +34,15 @@ func (e errNoMemory) Error() string {
 }
 
 // grow makes room for n more bytes, moving the contents when the mapping
-// has to be replaced. Only call when nobody holds pointers into the arena.
-func (a *arena) grow(n int) error {
+// has to be replaced. Only call when nobody holds pointers into the buffer.
+func (a *buffer) grow(n int) error {
 	need := a.used + n
 	if need <= len(a.mem) {
 		return nil
 	}
-	size := max(arenaMinBytes, len(a.mem))
+	size := max(bufferMinBytes, len(a.mem))
 	if a.onHeap {
-		size = max(heapArenaMinBytes, len(a.mem))
+		size = max(heapBufferMinBytes, len(a.mem))
 	}
 	for size < need {
 		size *= 2
@@ -65,21 +65,21 @@ func (a *arena) grow(n int) error {
 }
 
 // take reserves n bytes (n <= room after grow) and returns them.
-func (a *arena) take(n int) []byte {
+func (a *buffer) take(n int) []byte {
 	b := a.mem[a.used : a.used+n : a.used+n]
 	a.used += n
 	return b
 }
 
 // at returns a pointer to offset off.
-func (a *arena) at(off int) unsafe.Pointer {
+func (a *buffer) at(off int) unsafe.Pointer {
 	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.mem)), off)
 }
 
-func (a *arena) reset() { a.used = 0 }
+func (a *buffer) reset() { a.used = 0 }
 
 // free returns the mapping to the system.
-func (a *arena) free() {
+func (a *buffer) free() {
 	if a.mem != nil && !a.onHeap {
 		_ = syscall.Munmap(a.mem)
 	}
