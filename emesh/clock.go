@@ -3,9 +3,6 @@ package emesh
 // ClockHz is the Epiphany core clock: ebsp_raw_time counts these cycles.
 const ClockHz = 600_000_000
 
-// NanosToCycles converts host time to emulated core cycles.
-func NanosToCycles(ns int64) uint64 { return uint64(ns) * (ClockHz / 1_000_000) / 1000 }
-
 // CyclesToNanos converts core cycles to nanoseconds, rounding up.
 func CyclesToNanos(cycles uint64) uint64 {
 	const perUs = ClockHz / 1_000_000

@@ -83,13 +83,6 @@ func newDMA(slot *DMASlot, mem *Memory, pid int, cfg MemoryConfig) *DMA {
 // Slot is the engine's shared state, for waiting on it from C.
 func (d *DMA) Slot() unsafe.Pointer { return unsafe.Pointer(d.slot) }
 
-// Synchronous reports whether transfers are copied inside Push
-// (EBSP_DMA_SYNC=1, for debugging). Their time is still waited for.
-func (d *DMA) Synchronous() bool { return d.sync }
-
-// Model is the engine's cost model.
-func (d *DMA) Model() DMAModel { return d.model }
-
 // SetClock replaces the engine's clock (tests).
 func (d *DMA) SetClock(clock func() int64) {
 	d.mu.Lock()

@@ -168,7 +168,7 @@ func TestDMASynchronousMode(t *testing.T) {
 	m := newTestMemory(t, 2, cfg)
 	d := m.DMA(1)
 	clock := withFakeClock(t, d)
-	assert.True(t, d.Synchronous())
+	assert.True(t, d.sync)
 	assert.Equal(t, uint32(1), d.slot.Sync)
 	fill(m.Ext().At(0), 64, 3)
 	ticket := d.Push(m.Local(1).At(0), m.Ext().At(0), 64)

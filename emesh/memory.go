@@ -136,9 +136,6 @@ func NewMemory(n int, cfg MemoryConfig) (*Memory, error) {
 	return m, nil
 }
 
-// Config is the configuration the memory was made with.
-func (m *Memory) Config() MemoryConfig { return m.cfg }
-
 // Cores is the number of cores with a local memory.
 func (m *Memory) Cores() int { return len(m.local) }
 

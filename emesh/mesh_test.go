@@ -31,5 +31,6 @@ func TestMeshGeometry(t *testing.T) {
 }
 
 func TestCycles(t *testing.T) {
-	assert.Equal(t, uint64(600), NanosToCycles(1000))
+	assert.Equal(t, uint64(1000), CyclesToNanos(600))
+	assert.Equal(t, uint64(2), CyclesToNanos(1), "rounded up")
 }
