@@ -6,7 +6,7 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod
+GOSRC   := $(shell find capi runtime emesh -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod
 
 .PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
 
@@ -112,7 +112,7 @@ test-asan:
 	@mkdir -p lib/asan
 	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
 		$(GO) build -buildmode=c-shared -o lib/asan/libebsp.so ./capi
-	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
+	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_SCHED=threads EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
 		$(GO) test -count=1 -skip 'TestCPrograms/(crash|watchdog|cycles)$$' ./ctests/...
 
 # make install into a scratch prefix, then build and run hello the way the
@@ -167,7 +167,7 @@ test-c: lib lib32
 # runs in one process: leaks are the 64-bit run's business, and it is the
 # slowest test).
 test-c32: lib32
-	EBSP_CTEST_M32=1 $(GO) test -count=1 -skip 'TestCPrograms/cycles$$' ./ctests/...
+	EBSP_CTEST_M32=1 EBSP_CTEST_SCHED=threads $(GO) test -count=1 -skip 'TestCPrograms/cycles$$' ./ctests/...
 
 test-purego: lib
 	$(GO) test -count=1 ./gotests/...

@@ -81,7 +81,10 @@ extern int ebsp_stats_on;
 extern void (*ebsp_sync_cb)(void);
 extern void (*ebsp_end_cb)(void);
 
-/* ---- scheduler (sched_threads.c) ---- */
+/* ---- scheduler (sched_threads.c; coroutines in sched_coro.c) ---- */
+
+/* EBSP_SCHED=threads|coro picks how a run's cores are run: a thread each,
+ * or coroutines on a few worker threads (sched_coro.c). */
 
 /* Prepares n cores (entries filled in by the caller). Returns NULL on OOM. */
 struct ebsp_core *sched_cores_alloc(int n);
@@ -116,6 +119,10 @@ void sched_leave_if_stopped(void);
 /* What core pid is doing (enum ebsp_where), for reports. */
 int sched_where(int pid);
 uint64_t ebsp_now_ns(void);
+/* Lets other cores run for a moment where a core polls (DMA and LQCD
+ * waits): a coroutine core yields its worker and returns 1; a thread core
+ * returns 0 at once and the caller waits its own way. */
+int sched_pause(void);
 
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 

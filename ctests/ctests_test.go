@@ -23,6 +23,11 @@
 // use EBSP_CTEST_LIB32DIR (default lib32) and EBSP_CTEST_CFLAGS32 instead.
 // EBSP_CTEST_M32=1 builds every test the 32-bit way (`make test-c32`).
 //
+// Each test runs once per scheduler, as subtests TestCPrograms/<dir>/threads
+// and .../coro (EBSP_SCHED): EBSP_CTEST_SCHED=threads or =coro runs only
+// one (the 32-bit and ASan builds have no coroutines: there coro would run
+// threads again). A test's env file may pin EBSP_SCHED itself.
+//
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
 // they are. "{DIR}" in expectations stands for the build directory; where an
@@ -159,7 +164,25 @@ func runCase(t *testing.T, root, dir, host string) {
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
 	gcc(t, append(cflags, host, "-o", bin, "-L"+lib.libdir, "-Wl,-rpath,"+lib.libdir, "-lebsp", "-lm")...)
 
-	stdout, stderr, code := runProgram(t, bin, nil, readEnv(t, dir))
+	for _, sched := range schedulers() {
+		t.Run(sched, func(t *testing.T) {
+			env := append([]string{"EBSP_SCHED=" + sched}, readEnv(t, dir)...)
+			checkRun(t, dir, build, bin, env)
+		})
+	}
+}
+
+// schedulers are the EBSP_SCHED values every C test runs under.
+func schedulers() []string {
+	if s := os.Getenv("EBSP_CTEST_SCHED"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{"threads", "coro"}
+}
+
+// checkRun runs a built test and compares what it did with the expectations.
+func checkRun(t *testing.T, dir, build, bin string, env []string) {
+	stdout, stderr, code := runProgram(t, bin, nil, env)
 	wantCode := 0
 	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
 		wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
