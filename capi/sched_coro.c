@@ -104,6 +104,7 @@ enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
  * the workers (a partner's release is then usually microseconds away). */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
 
+
 static struct {
     char *region;
     size_t region_size, stack_size, page;
@@ -115,6 +116,8 @@ static struct {
     _Atomic int nworkers;      /* started */
     int base_workers;
     int spin_idle;
+    long idle_spin_ns;
+    long park_spin_ns;         /* EBSP_CORO_PARK_SPIN_NS, for measuring; 0 */
     atomic_flag lock;          /* the run queue and the parked list */
     struct coro *head, *tail;  /* runnable, FIFO */
     struct coro *parked;
@@ -207,7 +210,7 @@ static struct coro *take(void)
         if (co.spin_idle) {
             uint64_t now = ebsp_now_ns();
             if (round == 0)
-                spin_until = now + IDLE_SPIN_NS;
+                spin_until = now + co.idle_spin_ns;
             if (now < spin_until) {
                 cpu_relax();
                 continue;
@@ -260,12 +263,13 @@ static void settle(struct coro *c)
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
+    pthread_t me = pthread_self(); /* w->thread may not be stored yet */
     this_worker = w;
     faults_thread_start();
     struct coro *c;
     while ((c = take()) != NULL) {
         ebsp_self = c->core;
-        c->core->thread = w->thread; /* where the watchdog's signal finds it */
+        c->core->thread = me; /* where the watchdog's signal finds it */
         atomic_store(&w->cur, c);
         atomic_fetch_add(&w->switches, 1);
         ebsp_coro_switch(&w->sp, c->sp);
@@ -317,6 +321,13 @@ int sched_pause(void)
 void coro_park(_Atomic unsigned *word, unsigned val)
 {
     struct coro *c = current_coro();
+    if (co.park_spin_ns) {
+        /* every core has a worker: nobody else could use this one, and
+         * the partner's release may be a microsecond away */
+        uint64_t until = ebsp_now_ns() + co.park_spin_ns;
+        while (atomic_load(word) == val && ebsp_now_ns() < until)
+            cpu_relax();
+    }
     while (atomic_load(word) == val) {
         c->park_word = word;
         c->park_val = val;
@@ -431,7 +442,11 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.run_core = run_core;
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
-    co.spin_idle = count <= cpu_count();
+    co.spin_idle = count <= co.base_workers && count <= cpu_count();
+    const char *ps = getenv("EBSP_CORO_PARK_SPIN_NS");
+    co.park_spin_ns = co.spin_idle && ps ? strtol(ps, NULL, 10) : 0;
+    const char *is = getenv("EBSP_CORO_IDLE_SPIN_NS");
+    co.idle_spin_ns = is ? strtol(is, NULL, 10) : IDLE_SPIN_NS;
     co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);

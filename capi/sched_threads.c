@@ -289,15 +289,24 @@ static size_t stack_size(void)
     return sizeof(void *) == 4 ? (size_t)256 << 10 : (size_t)2 << 20;
 }
 
-/* EBSP_SCHED: coroutines where this build has them (sched_coro.c), for
- * runs whose cores all start here. The BSPlib face adopts its caller as
- * pid 0 (first > 0) and keeps per-thread state (bsplib_api.c's bl_self),
- * so its cores stay threads. */
-static int use_coro(int first)
+/* EBSP_SCHED (default coro, else threads): coroutines where this build has them (sched_coro.c), for
+ * runs of kernel files whose cores all start here. Threads otherwise:
+ * - a registered kernel (a C, Go or Python function) may have frames of
+ *   another language runtime under its bsp_sync, and a coroutine must not
+ *   switch with a Go frame on its stack (nor Python's, whose thread state
+ *   would be shared by every core the worker runs);
+ * - the BSPlib face adopts its caller as pid 0 (first > 0) and keeps
+ *   per-thread state (bsplib_api.c's bl_self). */
+static int use_coro(const struct ebsp_core *cores, int n, int first)
 {
     const char *v = getenv("EBSP_SCHED");
-    int want = v && strcmp(v, "coro") == 0;
-    return want && first == 0 && coro_supported();
+    int want = !v || !*v || strcmp(v, "coro") == 0; /* the default */
+    if (!want || first != 0 || !coro_supported())
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!cores[i].can_unwind)
+            return 0;
+    return 1;
 }
 
 /* EBSP_TIMEOUT: seconds without progress before the watchdog stops a run. */
@@ -384,7 +393,7 @@ void sched_start(struct ebsp_core *cores, int n, int first)
         cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
     lqcd_run_begin(n);
     /* run.coro before any coroutine runs: their barriers read it */
-    run.coro = use_coro(first);
+    run.coro = use_coro(cores, n, first);
     if (run.coro && coro_start(cores, n, first, stack_size(), run_core) == 0) {
         run.started = n - first;
         return;
