@@ -34,7 +34,8 @@
  * sysmon) starts one more worker whenever every worker has run the same
  * core for MONITOR_STUCK_TICKS ticks while other cores wait to run, so the
  * core spun on gets a CPU as it would under threads, at worst at the
- * price of one thread per core.
+ * price of one thread per core. An added worker leaves again after
+ * RETIRE_MS without work.
  *
  * Cores migrate between workers, so C code must not keep the address of a
  * __thread variable across a switch (gcc computes a TLS address once per
@@ -89,9 +90,15 @@ struct coro {
     unsigned park_val;         /* parked until *park_word != park_val */
 };
 
+/* Worker slots: a slot's stack slice is reused only after its previous
+ * thread was joined (glibc keeps the thread control block in it). */
+enum { W_FREE = 0, W_RUNNING, W_EXITED };
+
 struct worker {
     void *sp;                  /* the worker's scheduling loop while a core runs */
     pthread_t thread;
+    int index;
+    _Atomic int state;         /* W_FREE, W_RUNNING, W_EXITED (not yet joined) */
     struct coro *_Atomic cur;  /* the core it runs, NULL between cores */
     _Atomic unsigned long switches;
 };
@@ -101,8 +108,13 @@ enum { WORKER_STACK = 256 * 1024 };
 /* Monitor period and how many periods without a switch make a worker stuck. */
 enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
 /* An idle worker spins this long before it sleeps, when the cores fit on
- * the workers (a partner's release is then usually microseconds away). */
+ * the workers (a partner's release is then usually microseconds away).
+ * Measured at P=2 (../shared/bench sync_us, 5 alternating launches, busy
+ * VM): 0.63-1.41 us with this spin, 1.21-3.02 us without. A parked core
+ * spinning on the barrier word before it parks instead: 15-54 us. */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
+/* An added worker leaves after this long without work. */
+enum { RETIRE_MS = 20 };
 
 
 static struct {
@@ -113,11 +125,9 @@ static struct {
     void (*run_core)(struct ebsp_core *);
     struct worker *workers;    /* [max_workers] */
     int max_workers;
-    _Atomic int nworkers;      /* started */
+    _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
     int base_workers;
     int spin_idle;
-    long idle_spin_ns;
-    long park_spin_ns;         /* EBSP_CORO_PARK_SPIN_NS, for measuring; 0 */
     atomic_flag lock;          /* the run queue and the parked list */
     struct coro *head, *tail;  /* runnable, FIFO */
     struct coro *parked;
@@ -197,8 +207,10 @@ static struct coro *pop(void)
     return c;
 }
 
-/* The next core for worker w; NULL once every core finished. */
-static struct coro *take(void)
+/* The next core for worker w; NULL once every core finished, or when w is
+ * a worker the monitor added and it found nothing to do for RETIRE_MS
+ * (the core that held the others' worker has moved on). */
+static struct coro *take(struct worker *w)
 {
     uint64_t spin_until = 0;
     for (int round = 0;; round++) {
@@ -210,7 +222,7 @@ static struct coro *take(void)
         if (co.spin_idle) {
             uint64_t now = ebsp_now_ns();
             if (round == 0)
-                spin_until = now + co.idle_spin_ns;
+                spin_until = now + IDLE_SPIN_NS;
             if (now < spin_until) {
                 cpu_relax();
                 continue;
@@ -220,10 +232,19 @@ static struct coro *take(void)
             continue;
         }
         unsigned seq = atomic_load(&co.qseq);
+        int extra = w->index >= co.base_workers;
         atomic_fetch_add(&co.idle, 1);
-        if (atomic_load(&co.queued) == 0 && atomic_load(&co.live) > 0)
-            futex_wait(&co.qseq, seq);
+        if (atomic_load(&co.queued) == 0 && atomic_load(&co.live) > 0) {
+            if (extra) {
+                struct timespec ts = {0, RETIRE_MS * 1000000L};
+                syscall(SYS_futex, (unsigned *)&co.qseq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+            } else {
+                futex_wait(&co.qseq, seq);
+            }
+        }
         atomic_fetch_sub(&co.idle, 1);
+        if (extra && atomic_load(&co.qseq) == seq)
+            return NULL; /* retires */
         round = -1;
     }
 }
@@ -267,7 +288,7 @@ static void *worker_main(void *arg)
     this_worker = w;
     faults_thread_start();
     struct coro *c;
-    while ((c = take()) != NULL) {
+    while ((c = take(w)) != NULL) {
         ebsp_self = c->core;
         c->core->thread = me; /* where the watchdog's signal finds it */
         atomic_store(&w->cur, c);
@@ -279,6 +300,7 @@ static void *worker_main(void *arg)
     }
     faults_thread_end();
     this_worker = NULL;
+    atomic_store(&w->state, W_EXITED);
     return NULL;
 }
 
@@ -321,13 +343,6 @@ int sched_pause(void)
 void coro_park(_Atomic unsigned *word, unsigned val)
 {
     struct coro *c = current_coro();
-    if (co.park_spin_ns) {
-        /* every core has a worker: nobody else could use this one, and
-         * the partner's release may be a microsecond away */
-        uint64_t until = ebsp_now_ns() + co.park_spin_ns;
-        while (atomic_load(word) == val && ebsp_now_ns() < until)
-            cpu_relax();
-    }
     while (atomic_load(word) == val) {
         c->park_word = word;
         c->park_val = val;
@@ -367,21 +382,32 @@ static void coro_entry(struct coro *c)
     __builtin_unreachable();
 }
 
+/* Starts a worker in the lowest free slot. Called by coro_start and then
+ * only by the monitor, so slots are never claimed twice. */
 static int start_worker(void)
 {
-    int i = atomic_load(&co.nworkers);
+    int i = 0;
+    while (i < co.max_workers && atomic_load(&co.workers[i].state) == W_RUNNING)
+        i++;
     if (i >= co.max_workers)
         return -1;
     struct worker *w = &co.workers[i];
+    if (atomic_load(&w->state) == W_EXITED)
+        pthread_join(w->thread, NULL);
     memset(w, 0, sizeof *w);
+    w->index = i;
+    atomic_store(&w->state, W_RUNNING);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstack(&attr, co.region, (size_t)co.n * co.stack_size + (size_t)(i + 1) * WORKER_STACK);
     int r = pthread_create(&w->thread, &attr, worker_main, w);
     pthread_attr_destroy(&attr);
-    if (r != 0)
+    if (r != 0) {
+        atomic_store(&w->state, W_FREE);
         return -1;
-    atomic_store(&co.nworkers, i + 1);
+    }
+    if (i + 1 > atomic_load(&co.nworkers))
+        atomic_store(&co.nworkers, i + 1);
     return 0;
 }
 
@@ -400,6 +426,11 @@ static void *monitor_main(void *arg)
         int all_stuck = nw > 0;
         for (int i = 0; i < nw; i++) {
             struct worker *w = &co.workers[i];
+            if (atomic_load(&w->state) != W_RUNNING) {
+                still[i] = 0;
+                last[i] = ~0ul;
+                continue;
+            }
             unsigned long s = atomic_load(&w->switches);
             if (atomic_load(&w->cur) == NULL || s != last[i])
                 still[i] = 0;
@@ -443,10 +474,7 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
     co.spin_idle = count <= co.base_workers && count <= cpu_count();
-    const char *ps = getenv("EBSP_CORO_PARK_SPIN_NS");
-    co.park_spin_ns = co.spin_idle && ps ? strtol(ps, NULL, 10) : 0;
-    const char *is = getenv("EBSP_CORO_IDLE_SPIN_NS");
-    co.idle_spin_ns = is ? strtol(is, NULL, 10) : IDLE_SPIN_NS;
+
     co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -485,29 +513,34 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         push_locked(&co.coros[i], &co.coros[i], 1);
     unlock();
     int started = 0;
-    for (int i = 0; i < co.base_workers; i++)
-        if (start_worker() == 0)
-            started++;
+    while (started < co.base_workers && start_worker() == 0)
+        started++;
     if (started == 0) {
-        coro_join();
+        munmap(co.region, co.region_size);
+        free(co.coros);
+        free(co.workers);
+        memset(&co, 0, sizeof co);
         return -1;
     }
+    co.base_workers = started;
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
     return 0;
 }
 
 void coro_join(void)
 {
-    /* Workers leave once every core finished. The monitor may start one
-     * more just before it stops, so the workers are joined again after it. */
-    int i = 0;
-    for (; i < atomic_load(&co.nworkers); i++)
-        pthread_join(co.workers[i].thread, NULL);
+    /* The first workers never retire and leave only once every core
+     * finished; after them the monitor, which may have started a worker
+     * just before; then every added worker, running or retired. */
+    for (int i = 0; i < co.base_workers; i++)
+        if (atomic_load(&co.workers[i].state) != W_FREE)
+            pthread_join(co.workers[i].thread, NULL);
     atomic_store(&co.monitor_stop, 1);
     if (co.monitor_started)
         pthread_join(co.monitor, NULL);
-    for (; i < atomic_load(&co.nworkers); i++)
-        pthread_join(co.workers[i].thread, NULL);
+    for (int i = co.base_workers; i < atomic_load(&co.nworkers); i++)
+        if (atomic_load(&co.workers[i].state) != W_FREE)
+            pthread_join(co.workers[i].thread, NULL);
     if (co.region)
         munmap(co.region, co.region_size);
     free(co.coros);

@@ -32,7 +32,10 @@ void (*ebsp_end_cb)(void);
  * It never spins on `pause` first, even when the cores fit on the CPUs:
  * measured on a 2-CPU VM shared with other work, 2 cores took 8-120 us per
  * empty sync with a pause spin of 5-110 us, against 0.7-3 us with yields
- * only (a preempted partner gets the CPU back sooner through a yield). */
+ * only (a preempted partner gets the CPU back sooner through a yield).
+ * Measured again with ../shared/bench at P=2 (sync_us, 5 alternating
+ * launches, load 40-180): yields only 1.2-6.1 us, a 20 us pause spin first
+ * 5.5-72 us. The coroutine scheduler does better still (sched_coro.c). */
 enum { SPIN_YIELDS = 20 };
 
 static struct {
