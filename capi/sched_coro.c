@@ -135,6 +135,7 @@ static struct {
     _Atomic int live;          /* cores not yet finished */
     _Atomic unsigned qseq;     /* futex word of idle workers */
     _Atomic int idle;
+    _Atomic int timed;         /* cores parked in sched_wait_change */
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
@@ -350,6 +351,27 @@ void coro_park(_Atomic unsigned *word, unsigned val)
     }
 }
 
+int sched_wait_change(_Atomic unsigned *word, unsigned val)
+{
+    struct coro *c = current_coro();
+    if (!c)
+        return 0;
+    atomic_fetch_add(&co.timed, 1);
+    if (atomic_load(word) == val) {
+        c->park_word = word;
+        c->park_val = val;
+        back_to_worker(c, CO_PARK);
+    }
+    atomic_fetch_sub(&co.timed, 1);
+    return 1;
+}
+
+void sched_wake_waiters(void)
+{
+    if (atomic_load(&co.timed) > 0)
+        coro_wake_parked();
+}
+
 void coro_wake_parked(void)
 {
     if (!co.coros)
@@ -442,6 +464,8 @@ static void *monitor_main(void *arg)
         }
         if (all_stuck && atomic_load(&co.queued) > 0 && atomic_load(&co.idle) == 0)
             start_worker();
+        if (atomic_load(&co.timed) > 0)
+            coro_wake_parked(); /* their callers look at the clock */
     }
     return NULL;
 }
@@ -558,6 +582,17 @@ int coro_current(void)
 int sched_pause(void)
 {
     return 0;
+}
+
+int sched_wait_change(_Atomic unsigned *word, unsigned val)
+{
+    (void)word;
+    (void)val;
+    return 0;
+}
+
+void sched_wake_waiters(void)
+{
 }
 
 void coro_park(_Atomic unsigned *word, unsigned val)

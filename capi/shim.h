@@ -8,6 +8,7 @@
 #define EBSP_SHIM_H
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <pthread.h>
 
@@ -123,6 +124,12 @@ uint64_t ebsp_now_ns(void);
  * waits): a coroutine core yields its worker and returns 1; a thread core
  * returns 0 at once and the caller waits its own way. */
 int sched_pause(void);
+/* A coroutine core parks until *word != val, or for about a millisecond,
+ * or until the run stops, and returns 1; a thread core returns 0 at once.
+ * Whoever changes *word calls sched_wake_waiters. Callers loop, checking
+ * their own condition and clock (LQCD waits). */
+int sched_wait_change(_Atomic unsigned *word, unsigned val);
+void sched_wake_waiters(void);
 
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 
