@@ -244,8 +244,8 @@ static struct coro *take(struct worker *w)
             }
         }
         atomic_fetch_sub(&co.idle, 1);
-        if (extra && atomic_load(&co.qseq) == seq)
-            return NULL; /* retires */
+        if (extra && atomic_load(&co.queued) == 0 && atomic_load(&co.qseq) == seq)
+            return NULL; /* retires: nothing came in RETIRE_MS */
         round = -1;
     }
 }
