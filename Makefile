@@ -6,7 +6,7 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -name '*.h') $(wildcard include/*.h) go.mod capi/libebsp.map
+GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
 # The library exports the functions of include/*.h and nothing else (the Go
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and
@@ -121,12 +121,14 @@ test-shim:
 # tests whose hosts are built with it too. The signal tests are skipped:
 # ASan owns SIGSEGV there. It exports what the normal build does, but has
 # no soname: the tests link it as lib/asan/libebsp.so, with no .so.1 beside.
+# Threads only: ASan cannot follow the coroutine scheduler's stack switches,
+# so that build has none.
 ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
 test-asan:
 	@mkdir -p lib/asan
 	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
 		$(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,$(EXPORTS)' -o lib/asan/libebsp.so ./capi
-	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
+	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_SCHED=threads EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
 		$(GO) test -count=1 -skip 'TestCPrograms/(crash|watchdog|cycles)$$' ./ctests/...
 
 # make install into a scratch prefix, then build and run hello the way the
@@ -176,15 +178,16 @@ test-go:
 test-go32:
 	if $(M32_RUNS); then GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/... ./env/...; else $(M32_SKIPPED); fi
 
-# The C tests; those with an `m32` file are built with -m32 against lib32.
+# The C tests, each under both schedulers (EBSP_SCHED=threads and coro);
+# those with an `m32` file are built with -m32 against lib32.
 test-c: lib lib32
 	$(GO) test -count=1 ./ctests/...
 
 # Every C test again, built with -m32 against lib32, but for cycles (1000
 # runs in one process: leaks are the 64-bit run's business, and it is the
-# slowest test).
+# slowest test). Threads only: the 386 build has no coroutine switch.
 test-c32: lib32
-	if $(M32_RUNS); then EBSP_CTEST_M32=1 $(GO) test -count=1 -skip 'TestCPrograms/cycles$$' ./ctests/...; \
+	if $(M32_RUNS); then EBSP_CTEST_M32=1 EBSP_CTEST_SCHED=threads $(GO) test -count=1 -skip 'TestCPrograms/cycles$$' ./ctests/...; \
 		else $(M32_SKIPPED); fi
 
 test-purego: lib

@@ -42,4 +42,10 @@ func configureRun(m *runtime.Machine) {
 	m.SetPredictSlowdown(env.SlowdownOf(cGetenv))
 	C.ebsp_stack_bytes = C.size_t(env.StackBytesOf(cGetenv))
 	C.ebsp_watchdog_seconds = C.double(env.TimeoutOf(cGetenv))
+	coro, err := env.SchedOf(cGetenv)
+	if err != nil {
+		complain(err.Error())
+	}
+	C.ebsp_sched_coro = C.int(boolInt(coro))
+	C.ebsp_workers = C.int(env.WorkersOf(cGetenv))
 }

@@ -19,7 +19,8 @@
  *
  * Waits spin a little with sched_yield (cores outnumber CPUs), then sleep
  * on the core's event word in slices, checking the deadline, a stopped run
- * and a partner that left its kernel.
+ * and a partner that left its kernel. A coroutine core (sched_coro.c)
+ * yields its worker to the other cores instead of sleeping.
  *
  * Collectives use the scheduler's barrier with their own kind
  * (WHERE_LQCD), so the deadlock detector sees them: cores in an LQCD
@@ -89,8 +90,15 @@ struct bcast {
     struct bcast *next;
 };
 
+/* The last error of a core (getErrorNumber, getErrorString). */
+struct lqcd_err {
+    int no;
+    char str[ERR_MAX];
+};
+
 /* One core's state. Padded so that cores do not share cache lines. */
 struct lqcd_core {
+    struct lqcd_err err;      /* per core, not per thread: coroutine cores change threads */
     _Atomic unsigned ev;      /* bumped when another core completes one of ours */
     _Atomic int sleeping;     /* this core sleeps on ev */
     int init;                 /* initMachine called (and not shut down) */
@@ -135,36 +143,49 @@ static struct {
     _Atomic int diverged;     /* cores in different collectives: reported */
 } L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* ---- errors (per core thread) ---- */
+/* ---- errors (per core; per thread off the cores) ---- */
 
-static __thread int err_no;
-static __thread char err_str[ERR_MAX];
+static __thread struct lqcd_err thread_err;
+
+/* The caller's error state. A function of its own, so that no caller keeps
+ * a TLS address across a wait (a coroutine core may resume on another
+ * thread). */
+__attribute__((noinline)) static struct lqcd_err *caller_err(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self && L.cores && self->pid < L.n)
+        return &L.cores[self->pid].err;
+    return &thread_err;
+}
 
 __attribute__((format(printf, 2, 3))) static void seterr(int no, const char *format, ...)
 {
+    struct lqcd_err *e = caller_err();
     va_list ap;
     va_start(ap, format);
-    vsnprintf(err_str, sizeof err_str, format, ap);
+    vsnprintf(e->str, sizeof e->str, format, ap);
     va_end(ap);
-    err_no = no;
+    e->no = no;
 }
 
 char *getErrorString(void)
 {
-    if (err_no == LQCD_OK)
+    struct lqcd_err *e = caller_err();
+    if (e->no == LQCD_OK)
         return (char *)"no error";
-    return err_str;
+    return e->str;
 }
 
 int getErrorNumber(void)
 {
-    return err_no;
+    return caller_err()->no;
 }
 
 void clearError(void)
 {
-    err_no = LQCD_OK;
-    err_str[0] = 0;
+    struct lqcd_err *e = caller_err();
+    e->no = LQCD_OK;
+    e->str[0] = 0;
 }
 
 /* ---- futex ---- */
@@ -185,8 +206,10 @@ static void notify(int pid)
 {
     struct lqcd_core *c = &L.cores[pid];
     atomic_fetch_add(&c->ev, 1);
-    if (atomic_load(&c->sleeping))
+    if (atomic_load(&c->sleeping)) {
         futex_wake(&c->ev);
+        sched_wake_waiters();
+    }
 }
 
 static void spin_lock(atomic_flag *f)
@@ -811,10 +834,26 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
     return hopeless;
 }
 
+/* A coroutine core waits for *word to leave ev (or ms to pass, or the run
+ * to stop) parked, its worker free for the other cores (polling by
+ * yielding made a 64 KiB halo exchange 13x slower than threads: the
+ * pollers kept every worker busy); 0 on a thread core, which sleeps on
+ * the futex instead. */
+static int pause_for_event(_Atomic unsigned *word, unsigned ev, long ms)
+{
+    if (!sched_wait_change(word, ev))
+        return 0;
+    uint64_t end = ebsp_now_ns() + (uint64_t)ms * 1000000u;
+    while (atomic_load(word) == ev && !sched_stopped() && ebsp_now_ns() < end)
+        sched_wait_change(word, ev);
+    return 1;
+}
+
 /* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
 static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok)
 {
-    int pid = ebsp_self->pid;
+    struct ebsp_core *self = ebsp_self; /* read once: a coroutine core may resume on another thread */
+    int pid = self->pid;
     struct lqcd_core *c = &L.cores[pid];
     uint64_t deadline = ms > 0 ? ebsp_now_ns() + (uint64_t)ms * 1000000u : 0;
     int first = 0; /* v[0..first) are complete */
@@ -838,7 +877,8 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
             return 0;
         }
         if (round < SPIN_YIELDS) {
-            sched_yield();
+            if (!sched_pause())
+                sched_yield();
             continue;
         }
         if (explain(v[first], call, ms, 0))
@@ -855,9 +895,9 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
         }
         atomic_store(&c->sleeping, 1);
         if (status(v[first], call, idle_ok) == 0) {
-            struct ebsp_core *self = ebsp_self;
             self->where = WHERE_LQCD_WAIT;
-            futex_wait_ms(&c->ev, ev, slice);
+            if (!pause_for_event(&c->ev, ev, slice))
+                futex_wait_ms(&c->ev, ev, slice);
             self->where = WHERE_RUNNING;
         }
         atomic_store(&c->sleeping, 0);

@@ -64,6 +64,13 @@ static void dma_nap(long long ns)
     if (ns > DMA_NAP_MAX_NS)
         ns = DMA_NAP_MAX_NS;
     uint64_t until = ebsp_now_ns() + (uint64_t)ns;
+    /* a coroutine core lets the other cores run until the deadline: a
+     * sleep would block its worker and every core queued there */
+    if (sched_pause()) {
+        while (ebsp_now_ns() < until && sched_pause())
+            ;
+        return;
+    }
     if (ns > DMA_SHORT_NS) {
         uint64_t wake = until - DMA_SHORT_NS;
         struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};

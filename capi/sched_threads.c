@@ -1,12 +1,15 @@
 /*
- * The thread scheduler: one OS thread per emulated core, a futex barrier
- * that spins briefly with sched_yield and then sleeps (never busy-spins, as
- * cores usually outnumber CPUs), host sync, and stopping a run.
- * A coroutine scheduler can replace this file behind shim.h.
+ * The scheduler: one OS thread per emulated core, or (EBSP_SCHED=coro)
+ * coroutines on a few worker threads, run by sched_coro.c. The barrier,
+ * host sync, stopping a run and the watchdog are the same for both; only
+ * how a core waits differs. A thread core spins briefly with sched_yield
+ * and then sleeps on a futex (never busy-spins, as cores usually outnumber
+ * CPUs); a coroutine core parks and its worker runs another core.
  */
 #define _GNU_SOURCE
 #include "shim.h"
 #include "mem.h"
+#include "coro.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -28,7 +31,10 @@ void (*ebsp_end_cb)(void);
  * It never spins on `pause` first, even when the cores fit on the CPUs:
  * measured on a 2-CPU VM shared with other work, 2 cores took 8-120 us per
  * empty sync with a pause spin of 5-110 us, against 0.7-3 us with yields
- * only (a preempted partner gets the CPU back sooner through a yield). */
+ * only (a preempted partner gets the CPU back sooner through a yield).
+ * Measured again with ../shared/bench at P=2 (sync_us, 5 alternating
+ * launches, load 40-180): yields only 1.2-6.1 us, a 20 us pause spin first
+ * 5.5-72 us. The coroutine scheduler does better still (sched_coro.c). */
 enum { SPIN_YIELDS = 20 };
 
 static struct {
@@ -43,6 +49,7 @@ static struct {
     _Atomic int host_sync_pending;
     _Atomic int stall_reported;
     _Atomic int sleepers;       /* cores asleep (or about to be) on gen */
+    int coro;                   /* cores first..n-1 are coroutines (sched_coro.c) */
 } run;
 
 uint64_t ebsp_now_ns(void)
@@ -78,11 +85,17 @@ static void release_gen(void)
     atomic_fetch_add(&run.gen, 1);
     if (atomic_load(&run.sleepers) > 0)
         futex_wake_all(&run.gen);
+    if (run.coro)
+        coro_wake_parked();
 }
 
 /* Waits until the barrier generation moves on from gen. */
 static void wait_gen(unsigned gen)
 {
+    if (run.coro && coro_current()) {
+        coro_park(&run.gen, gen);
+        return;
+    }
     for (int i = 0; atomic_load(&run.gen) == gen; i++) {
         if (i < SPIN_YIELDS) {
             sched_yield();
@@ -111,6 +124,8 @@ void sched_stop(void)
         return;
     atomic_fetch_add(&run.gen, 1);
     futex_wake_all(&run.gen);
+    if (run.coro)
+        coro_wake_parked();
     wake_host();
 }
 
@@ -159,10 +174,12 @@ static int everyone_stuck(void)
 }
 
 /* Arrives at the barrier; returns 1 for the last arriver (which has not yet
- * released the others), 0 for the others (already released), -1 if stopped. */
-static int arrive(enum ebsp_where kind, int release_now)
+ * released the others), 0 for the others (already released), -1 if stopped.
+ * self is the caller's core, read before: a coroutine core may come back
+ * from the wait on another thread, where the ebsp_self address computed
+ * before the wait is another thread's. */
+static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
 {
-    struct ebsp_core *self = ebsp_self;
     mem_dma_settle(self); /* the core's transfers land before anyone passes the barrier */
     if (atomic_load(&run.stopped))
         return -1;
@@ -188,15 +205,17 @@ static int arrive(enum ebsp_where kind, int release_now)
 
 int sched_barrier(enum ebsp_where kind)
 {
-    int r = arrive(kind, 1);
-    ebsp_self->where = WHERE_RUNNING;
+    struct ebsp_core *self = ebsp_self;
+    int r = arrive(self, kind, 1);
+    self->where = WHERE_RUNNING;
     return r < 0 ? -1 : 0;
 }
 
 int sched_host_sync(void)
 {
+    struct ebsp_core *self = ebsp_self;
     unsigned gen = atomic_load(&run.gen);
-    int r = arrive(WHERE_HOST_SYNC, ebsp_sync_cb == NULL);
+    int r = arrive(self, WHERE_HOST_SYNC, ebsp_sync_cb == NULL);
     if (r == 1 && ebsp_sync_cb) {
         /* the host runs the callback, then advances the generation */
         atomic_store(&run.host_sync_pending, 1);
@@ -204,7 +223,7 @@ int sched_host_sync(void)
         wait_gen(gen);
         r = atomic_load(&run.stopped) ? -1 : 0;
     }
-    ebsp_self->where = WHERE_RUNNING;
+    self->where = WHERE_RUNNING;
     return r < 0 ? -1 : 0;
 }
 
@@ -217,11 +236,10 @@ static void core_finished(struct ebsp_core *self)
     wake_host();
 }
 
-static void *core_main(void *arg)
+/* A core's life, on its thread or as a coroutine (whose worker has set
+ * ebsp_self and the signal stack). */
+static void run_core(struct ebsp_core *self)
 {
-    struct ebsp_core *self = arg;
-    ebsp_self = self;
-    faults_thread_start();
     self->where = WHERE_RUNNING;
     if (self->can_unwind) {
         if (!self->kernel_base) /* else set by whoever knows better (bsplib_api.c) */
@@ -234,6 +252,14 @@ static void *core_main(void *arg)
     if (!atomic_load(&run.stopped))
         mem_dma_settle(self); /* a kernel may end without waiting for its DMA */
     core_finished(self);
+}
+
+static void *core_main(void *arg)
+{
+    struct ebsp_core *self = arg;
+    ebsp_self = self;
+    faults_thread_start();
+    run_core(self);
     faults_thread_end();
     ebsp_self = NULL;
     return NULL;
@@ -251,6 +277,25 @@ struct ebsp_core *sched_cores_alloc(int n)
 void sched_cores_free(struct ebsp_core *cores)
 {
     free(cores);
+}
+
+/* Coroutines (sched_coro.c) where this build has them and EBSP_SCHED
+ * asks for them (the default), for runs of kernel files whose cores all
+ * start here. Threads otherwise:
+ * - a registered kernel (a C, Go or Python function) may have frames of
+ *   another language runtime under its bsp_sync, and a coroutine must not
+ *   switch with a Go frame on its stack (nor Python's, whose thread state
+ *   would be shared by every core the worker runs);
+ * - the BSPlib face adopts its caller as pid 0 (first > 0) and keeps
+ *   per-thread state (bsplib_api.c's bl_self). */
+static int use_coro(const struct ebsp_core *cores, int n, int first)
+{
+    if (!ebsp_sched_coro || first != 0 || !coro_supported())
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!cores[i].can_unwind)
+            return 0;
+    return 1;
 }
 
 /* Barrier releases and finished cores: what the watchdog calls progress. */
@@ -329,6 +374,13 @@ void sched_start(struct ebsp_core *cores, int n, int first)
     for (int i = first; i < n; i++)
         cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
     lqcd_run_begin(n);
+    /* run.coro before any coroutine runs: their barriers read it */
+    run.coro = use_coro(cores, n, first);
+    if (run.coro && coro_start(cores, n, first, ebsp_stack_bytes, run_core) == 0) {
+        run.started = n - first;
+        return;
+    }
+    run.coro = 0; /* could not start them (no memory): threads */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, ebsp_stack_bytes);
@@ -353,8 +405,11 @@ void sched_host_loop(void)
 
 int sched_join(void)
 {
-    for (int i = run.first; i < run.first + run.started; i++)
-        pthread_join(run.cores[i].thread, NULL);
+    if (run.coro)
+        coro_join();
+    else
+        for (int i = run.first; i < run.first + run.started; i++)
+            pthread_join(run.cores[i].thread, NULL);
     lqcd_run_end();
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;

@@ -8,6 +8,7 @@
 #define EBSP_SHIM_H
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <pthread.h>
 
@@ -81,12 +82,20 @@ extern int ebsp_active_nprocs;
  * environment (capi/env.go) before each run starts its cores (env.c). */
 extern size_t ebsp_stack_bytes;
 extern double ebsp_watchdog_seconds;
+/* EBSP_SCHED: 1 for coroutine cores where they can be used (the default),
+ * 0 for a thread per core; EBSP_WORKERS: coroutine worker threads, 0 for
+ * one per CPU. Set like the two above. */
+extern int ebsp_sched_coro;
+extern int ebsp_workers;
 
 /* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
 extern void (*ebsp_sync_cb)(void);
 extern void (*ebsp_end_cb)(void);
 
-/* ---- scheduler (sched_threads.c) ---- */
+/* ---- scheduler (sched_threads.c; coroutines in sched_coro.c) ---- */
+
+/* EBSP_SCHED=threads|coro picks how a run's cores are run: a thread each,
+ * or coroutines on a few worker threads (sched_coro.c). */
 
 /* Prepares n cores (entries filled in by the caller). Returns NULL on OOM. */
 struct ebsp_core *sched_cores_alloc(int n);
@@ -121,6 +130,16 @@ void sched_leave_if_stopped(void);
 /* What core pid is doing (enum ebsp_where), for reports. */
 int sched_where(int pid);
 uint64_t ebsp_now_ns(void);
+/* Lets other cores run for a moment where a core polls (DMA and LQCD
+ * waits): a coroutine core yields its worker and returns 1; a thread core
+ * returns 0 at once and the caller waits its own way. */
+int sched_pause(void);
+/* A coroutine core parks until *word != val, or for about a millisecond,
+ * or until the run stops, and returns 1; a thread core returns 0 at once.
+ * Whoever changes *word calls sched_wake_waiters. Callers loop, checking
+ * their own condition and clock (LQCD waits). */
+int sched_wait_change(_Atomic unsigned *word, unsigned val);
+void sched_wake_waiters(void);
 
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 

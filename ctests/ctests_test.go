@@ -23,6 +23,11 @@
 // use EBSP_CTEST_LIB32DIR (default lib32) and EBSP_CTEST_CFLAGS32 instead.
 // EBSP_CTEST_M32=1 builds every test the 32-bit way (`make test-c32`).
 //
+// Each test runs once per scheduler, as subtests TestCPrograms/<dir>/threads
+// and .../coro (EBSP_SCHED): EBSP_CTEST_SCHED=threads or =coro runs only
+// one (the 32-bit and ASan builds have no coroutines: there coro would run
+// threads again). A test's env file may pin EBSP_SCHED itself.
+//
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
 // they are. "{DIR}" in expectations stands for the build directory; where an
@@ -175,7 +180,50 @@ func runCase(t *testing.T, root, dir, host string) {
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
 	gcc(t, append(cflags, host, "-o", bin, "-L"+lib.libdir, "-Wl,-rpath,"+lib.libdir, "-lebsp", "-lm")...)
 
-	stdout, stderr, code := runProgram(t, bin, nil, readEnv(t, dir))
+	for _, sched := range schedulers() {
+		t.Run(sched, func(t *testing.T) {
+			// a directory of its own: some tests change theirs (kernelpath
+			// moves its kernel)
+			run := t.TempDir()
+			copyFiles(t, build, run)
+			env := append([]string{"EBSP_SCHED=" + sched}, readEnv(t, dir)...)
+			checkRun(t, dir, run, filepath.Join(run, filepath.Base(bin)), env)
+		})
+	}
+}
+
+// copyFiles copies the regular files of directory from into directory to.
+func copyFiles(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(to, e.Name()), b, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// schedulers are the EBSP_SCHED values every C test runs under.
+func schedulers() []string {
+	if s := os.Getenv("EBSP_CTEST_SCHED"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{"threads", "coro"}
+}
+
+// checkRun runs a built test and compares what it did with the expectations.
+func checkRun(t *testing.T, dir, build, bin string, env []string) {
+	stdout, stderr, code := runProgram(t, bin, nil, env)
 	wantCode := 0
 	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
 		wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
@@ -224,6 +272,9 @@ func runProgram(t *testing.T, bin string, args, env []string) (string, string, i
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			code = 128 + int(ws.Signal())
 		}
+	} else if errors.Is(err, syscall.ENOEXEC) {
+		// an -m32 test on a kernel built without IA-32 emulation
+		t.Skipf("run %s: %v: this kernel cannot run the binary", bin, err)
 	} else if err != nil {
 		t.Fatalf("run %s: %v", bin, err)
 	}

@@ -13,6 +13,7 @@
 package env
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -39,10 +40,12 @@ const (
 	Trace      = runtime.TraceEnv      // Chrome trace file
 	DMASync    = emesh.DMASyncEnv      // DMA transfers copied at the push
 	Slowdown   = emesh.SlowdownEnv     // host-to-Epiphany compute factor of the predicted board time
+	Sched      = "EBSP_SCHED"          // coro or threads
+	Workers    = "EBSP_WORKERS"        // coroutine worker threads
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync}
+var Vars = []string{Mesh, KernelPath, Sched, Workers, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -75,6 +78,30 @@ func KernelPathOf(get Getenv) string { return get(KernelPath) }
 // StatsOf is EBSP_STATS: "1" (a table per run on stdout), FILE.json (a
 // JSON line per run) or "" / "0" (none).
 func StatsOf(get Getenv) string { return get(Stats) }
+
+// SchedOf is EBSP_SCHED: true for coroutine cores ("coro", or unset: the
+// default), false for a thread per core ("threads"); anything else is an
+// error, returned to be reported, with the default.
+func SchedOf(get Getenv) (bool, error) {
+	switch v := strings.TrimSpace(get(Sched)); v {
+	case "", "coro":
+		return true, nil
+	case "threads":
+		return false, nil
+	default:
+		return true, fmt.Errorf("%s=%q: want coro or threads; using coro", Sched, v)
+	}
+}
+
+// WorkersOf is EBSP_WORKERS: the coroutine scheduler's worker threads, 0
+// (unset, or not a positive number) for one per CPU.
+func WorkersOf(get Getenv) int {
+	n, err := strconv.Atoi(strings.TrimSpace(get(Workers)))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
 
 // SlowdownOf is EBSP_PREDICT_SLOWDOWN: the factor from this host's compute
 // time to the Epiphany's in the predicted board time ("": calibrated).
