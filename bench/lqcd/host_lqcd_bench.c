@@ -24,7 +24,11 @@ static int run(struct lqcd_params par, struct lqcd_results *res)
 
 int main(void)
 {
+    /* the host's bsp_nprocs is 0 before bsp_init, as on the board */
+    if (!bsp_init("e_lqcd_bench.elf", 0, NULL))
+        return 1;
     int p = bsp_nprocs();
+    bsp_end();
     static const int sizes[] = {1024, 65536};
     for (int i = 0; i < 2; i++) {
         struct lqcd_params par = {
