@@ -43,11 +43,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"sync"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 var (
@@ -259,12 +260,24 @@ func checkRun(t *testing.T, dir, build, bin string, env []string) {
 // stderr and the exit status as a shell reports it.
 func runProgram(t *testing.T, bin string, args, env []string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	var err error
+	// A binary written just before (copyFiles) can be held open for writing
+	// by a child another parallel test forked at that moment: exec then
+	// fails with ETXTBSY until that child has exec'ed too (golang.org/issue/22315).
+	for try := 0; ; try++ {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = filepath.Dir(bin)
+		cmd.Env = append(os.Environ(), env...)
+		stdout.Reset()
+		stderr.Reset()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	code := 0
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
