@@ -104,11 +104,12 @@ M32_RUNS := tools/can-run-m32 "$(CC)"
 M32_SKIPPED = echo "$@: SKIPPED: this machine cannot run 32-bit programs (tools/can-run-m32)"
 
 # The edit-test loop: vet, the shim, unit tests (no race detector) and the
-# C tests against the normal build. `make test` runs everything.
+# C tests against the normal build, under the default scheduler only (make
+# test runs them under both, and everything else).
 check: lib lib32 vet test-shim
 	$(GO) test -count=1 ./runtime/... ./emesh/... ./env/...
 	$(GO) test -count=1 ./runtime/ -transport=copy
-	$(GO) test -count=1 ./ctests/... ./gotests/...
+	EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/... ./gotests/...
 
 test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-purego test-python test-asan
 
