@@ -107,11 +107,12 @@ struct worker {
 enum { WORKER_STACK = 256 * 1024 };
 /* Monitor period and how many periods without a switch make a worker stuck. */
 enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
-/* An idle worker spins this long before it sleeps, when the cores fit on
- * the workers (a partner's release is then usually microseconds away).
- * Measured at P=2 (../shared/bench sync_us, 5 alternating launches, busy
- * VM): 0.63-1.41 us with this spin, 1.21-3.02 us without. A parked core
- * spinning on the barrier word before it parks instead: 15-54 us. */
+/* An idle worker spins this long on its own queue before it looks at the
+ * others' and sleeps, when the workers fit on the CPUs (a partner's
+ * release is then usually microseconds away). Measured at P=2
+ * (../shared/bench sync_us, 5 alternating launches, busy VM): 0.63-1.41 us
+ * with this spin, 1.21-3.02 us without. A parked core spinning on the
+ * barrier word before it parks instead: 15-54 us. */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
 /* An added worker leaves after this long without work. */
 enum { RETIRE_MS = 20 };
@@ -128,25 +129,30 @@ static struct {
     _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
     int base_workers;
     int spin_idle;
-    atomic_flag lock;          /* the run queue and the parked list */
-    struct coro *head, *tail;  /* runnable, FIFO */
-    struct coro *parked;
-    _Atomic int queued;        /* length of the run queue */
+    struct runq *runqs;        /* [max_workers], by worker slot */
     _Atomic int live;          /* cores not yet finished */
-    _Atomic unsigned qseq;     /* futex word of idle workers */
-    _Atomic int idle;
     _Atomic int timed;         /* cores parked in sched_wait_change */
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
 } co;
 
-static __thread struct worker *this_worker;
+/* Each worker slot's run queue and parked list, on cache lines of their own:
+ * a core parks on the worker that ran it and is resumed there, so a
+ * superstep moves few cache lines between CPUs. With one queue for all,
+ * every park, resume and pop moved the queue's lines between the two vCPUs
+ * of this machine: 16 cores took 8-9 us per empty superstep on two workers
+ * against ~1 us on one. A worker with nothing of its own steals. */
+struct runq {
+    atomic_flag lock;
+    struct coro *head, *tail;  /* runnable, FIFO */
+    struct coro *parked;
+    _Atomic int queued;        /* length of the run queue */
+    _Atomic unsigned qseq;     /* futex word of the worker while idle */
+    _Atomic int idle;
+} __attribute__((aligned(64)));
 
-static void futex_wait(_Atomic unsigned *word, unsigned expected)
-{
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
+static __thread struct worker *this_worker;
 
 static void futex_wake(_Atomic unsigned *word, int n)
 {
@@ -158,93 +164,126 @@ static inline void cpu_relax(void)
     __builtin_ia32_pause();
 }
 
-static void lock(void)
+static void lock(struct runq *q)
 {
-    for (int i = 0; atomic_flag_test_and_set_explicit(&co.lock, memory_order_acquire); i++)
+    for (int i = 0; atomic_flag_test_and_set_explicit(&q->lock, memory_order_acquire); i++)
         if (i >= 64)
             sched_yield(); /* the holder's thread was preempted */
         else
             cpu_relax();
 }
 
-static void unlock(void)
+static void unlock(struct runq *q)
 {
-    atomic_flag_clear_explicit(&co.lock, memory_order_release);
+    atomic_flag_clear_explicit(&q->lock, memory_order_release);
 }
 
-/* Appends the list first..last (locked). */
-static void push_locked(struct coro *first, struct coro *last, int count)
+/* Appends the list first..last to q (locked). */
+static void push_locked(struct runq *q, struct coro *first, struct coro *last, int count)
 {
     last->next = NULL;
-    if (co.tail)
-        co.tail->next = first;
+    if (q->tail)
+        q->tail->next = first;
     else
-        co.head = first;
-    co.tail = last;
-    atomic_fetch_add(&co.queued, count);
+        q->head = first;
+    q->tail = last;
+    atomic_fetch_add(&q->queued, count);
 }
 
-/* Tells idle workers that cores were queued. */
-static void kick(int count)
+/* Tells q's worker that cores were queued. */
+static void kick(struct runq *q)
 {
-    atomic_fetch_add(&co.qseq, 1);
-    if (atomic_load(&co.idle) > 0)
-        futex_wake(&co.qseq, count);
+    atomic_fetch_add(&q->qseq, 1);
+    if (atomic_load(&q->idle) > 0)
+        futex_wake(&q->qseq, 1);
 }
 
-static struct coro *pop(void)
+/* Wakes every idle worker (the last core finished, or work may wait on a
+ * queue whose worker is stuck: the monitor). */
+static void kick_all(void)
 {
-    if (atomic_load(&co.queued) == 0)
+    int nw = atomic_load(&co.nworkers);
+    for (int i = 0; i < nw; i++)
+        kick(&co.runqs[i]);
+}
+
+static struct coro *pop(struct runq *q)
+{
+    if (atomic_load(&q->queued) == 0)
         return NULL;
-    lock();
-    struct coro *c = co.head;
+    lock(q);
+    struct coro *c = q->head;
     if (c) {
-        co.head = c->next;
-        if (!co.head)
-            co.tail = NULL;
-        atomic_fetch_sub(&co.queued, 1);
+        q->head = c->next;
+        if (!q->head)
+            q->tail = NULL;
+        atomic_fetch_sub(&q->queued, 1);
     }
-    unlock();
+    unlock(q);
     return c;
 }
 
-/* The next core for worker w; NULL once every core finished, or when w is
- * a worker the monitor added and it found nothing to do for RETIRE_MS
- * (the core that held the others' worker has moved on). */
+/* A core from another worker's queue, or NULL. */
+static struct coro *steal(struct worker *w)
+{
+    int nw = atomic_load(&co.nworkers);
+    for (int k = 1; k < nw; k++) {
+        struct coro *c = pop(&co.runqs[(w->index + k) % nw]);
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
+static int queued_anywhere(void)
+{
+    int nw = atomic_load(&co.nworkers), n = 0;
+    for (int i = 0; i < nw; i++)
+        n += atomic_load(&co.runqs[i].queued);
+    return n;
+}
+
+/* The next core for worker w: its own queue first, then another's. NULL
+ * once every core finished, or when w is a worker the monitor added and it
+ * found nothing to do for RETIRE_MS (the core that held the others' worker
+ * has moved on). */
 static struct coro *take(struct worker *w)
 {
+    struct runq *q = &co.runqs[w->index];
     uint64_t spin_until = 0;
+    int extra = w->index >= co.base_workers;
     for (int round = 0;; round++) {
-        struct coro *c = pop();
+        struct coro *c = pop(q);
         if (c)
             return c;
         if (atomic_load(&co.live) == 0)
             return NULL;
-        if (co.spin_idle) {
+        if (co.spin_idle) { /* on the own queue only: a local cache line */
             uint64_t now = ebsp_now_ns();
             if (round == 0)
                 spin_until = now + IDLE_SPIN_NS;
             if (now < spin_until) {
-                cpu_relax();
+                for (int i = 0; i < 64 && atomic_load(&q->queued) == 0; i++)
+                    cpu_relax();
                 continue;
             }
-        } else if (round < IDLE_YIELDS) {
+        }
+        if ((c = steal(w)) != NULL)
+            return c;
+        if (!co.spin_idle && round < IDLE_YIELDS) {
             sched_yield();
             continue;
         }
-        unsigned seq = atomic_load(&co.qseq);
-        int extra = w->index >= co.base_workers;
-        atomic_fetch_add(&co.idle, 1);
-        if (atomic_load(&co.queued) == 0 && atomic_load(&co.live) > 0) {
-            if (extra) {
-                struct timespec ts = {0, RETIRE_MS * 1000000L};
-                syscall(SYS_futex, (unsigned *)&co.qseq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
-            } else {
-                futex_wait(&co.qseq, seq);
-            }
+        unsigned seq = atomic_load(&q->qseq);
+        atomic_store(&q->idle, 1);
+        if (atomic_load(&q->queued) == 0 && atomic_load(&co.live) > 0) {
+            /* bounded: work pushed to a stuck worker's queue is stolen
+             * within a monitor tick (the monitor kicks idle workers) */
+            struct timespec ts = {0, (extra ? RETIRE_MS : 10) * 1000000L};
+            syscall(SYS_futex, (unsigned *)&q->qseq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
         }
-        atomic_fetch_sub(&co.idle, 1);
-        if (extra && atomic_load(&co.queued) == 0 && atomic_load(&co.qseq) == seq)
+        atomic_store(&q->idle, 0);
+        if (extra && atomic_load(&q->queued) == 0 && atomic_load(&q->qseq) == seq && queued_anywhere() == 0)
             return NULL; /* retires: nothing came in RETIRE_MS */
         round = -1;
     }
@@ -253,32 +292,29 @@ static struct coro *take(struct worker *w)
 /* The worker's decision for a core that switched back to it. A parked core
  * checks its word again under the lock that coro_wake_parked takes after
  * changing the word, so a wake-up is never missed. */
-static void settle(struct coro *c)
+static void settle(struct worker *w, struct coro *c)
 {
+    struct runq *q = &co.runqs[w->index];
     switch (c->action) {
     case CO_DONE:
-        if (atomic_fetch_sub(&co.live, 1) == 1) {
-            atomic_fetch_add(&co.qseq, 1);
-            futex_wake(&co.qseq, INT_MAX); /* the other workers leave */
-        }
+        if (atomic_fetch_sub(&co.live, 1) == 1)
+            kick_all(); /* the other workers leave */
         return;
     case CO_PARK:
-        lock();
+        lock(q);
         if (atomic_load(c->park_word) == c->park_val) {
-            c->next = co.parked;
-            co.parked = c;
-            unlock();
+            c->next = q->parked;
+            q->parked = c;
+            unlock(q);
             return;
         }
-        push_locked(c, c, 1);
-        unlock();
-        kick(1);
+        push_locked(q, c, c, 1);
+        unlock(q);
         return;
     default:
-        lock();
-        push_locked(c, c, 1);
-        unlock();
-        kick(1);
+        lock(q);
+        push_locked(q, c, c, 1);
+        unlock(q);
     }
 }
 
@@ -297,7 +333,7 @@ static void *worker_main(void *arg)
         ebsp_coro_switch(&w->sp, c->sp);
         atomic_store(&w->cur, NULL);
         ebsp_self = NULL;
-        settle(c);
+        settle(w, c);
     }
     faults_thread_end();
     this_worker = NULL;
@@ -376,25 +412,31 @@ void coro_wake_parked(void)
 {
     if (!co.coros)
         return;
-    lock();
-    struct coro *list = co.parked;
-    co.parked = NULL;
-    int count = 0;
-    struct coro *first = NULL, *last = NULL;
-    while (list) { /* reversed: the first to park runs first */
-        struct coro *next = list->next;
-        list->next = first;
-        first = list;
-        if (!last)
-            last = list;
-        list = next;
-        count++;
+    /* each worker's parked cores go back to its own queue; a core's word
+     * was changed before this takes the lock its parking checked it under */
+    int nw = atomic_load(&co.nworkers);
+    for (int i = 0; i < nw; i++) {
+        struct runq *q = &co.runqs[i];
+        lock(q); /* no peek first: a core may be parking under this lock */
+        struct coro *list = q->parked;
+        q->parked = NULL;
+        int count = 0;
+        struct coro *first = NULL, *last = NULL;
+        while (list) { /* reversed: the first to park runs first */
+            struct coro *next = list->next;
+            list->next = first;
+            first = list;
+            if (!last)
+                last = list;
+            list = next;
+            count++;
+        }
+        if (count)
+            push_locked(q, first, last, count);
+        unlock(q);
+        if (count)
+            kick(q);
     }
-    if (count)
-        push_locked(first, last, count);
-    unlock();
-    if (count)
-        kick(INT_MAX);
 }
 
 static void coro_entry(struct coro *c)
@@ -462,8 +504,14 @@ static void *monitor_main(void *arg)
             if (still[i] < MONITOR_STUCK_TICKS)
                 all_stuck = 0;
         }
-        if (all_stuck && atomic_load(&co.queued) > 0 && atomic_load(&co.idle) == 0)
+        int waiting = queued_anywhere();
+        int idle = 0;
+        for (int i = 0; i < nw; i++)
+            idle += atomic_load(&co.runqs[i].idle);
+        if (all_stuck && waiting > 0 && idle == 0)
             start_worker();
+        else if (waiting > 0 && idle > 0)
+            kick_all(); /* cores queued for a stuck worker: let the idle steal them */
         if (atomic_load(&co.timed) > 0)
             coro_wake_parked(); /* their callers look at the clock */
     }
@@ -497,18 +545,20 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.run_core = run_core;
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
-    co.spin_idle = count <= co.base_workers && count <= cpu_count();
+    co.spin_idle = co.base_workers <= cpu_count();
 
     co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     co.coros = calloc((size_t)count, sizeof *co.coros);
     co.workers = calloc((size_t)co.max_workers, sizeof *co.workers);
-    if (r == MAP_FAILED || !co.coros || !co.workers) {
+    co.runqs = aligned_alloc(64, (size_t)co.max_workers * sizeof *co.runqs);
+    if (r == MAP_FAILED || !co.coros || !co.workers || !co.runqs) {
         if (r != MAP_FAILED)
             munmap(r, co.region_size);
         free(co.coros);
         free(co.workers);
+        free(co.runqs);
         memset(&co, 0, sizeof co);
         return -1;
     }
@@ -531,11 +581,8 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     }
     for (int i = 0; i < co.max_workers; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
+    memset(co.runqs, 0, (size_t)co.max_workers * sizeof *co.runqs);
     atomic_store(&co.live, count);
-    lock();
-    for (int i = 0; i < count; i++)
-        push_locked(&co.coros[i], &co.coros[i], 1);
-    unlock();
     int started = 0;
     while (started < co.base_workers && start_worker() == 0)
         started++;
@@ -543,10 +590,18 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         munmap(co.region, co.region_size);
         free(co.coros);
         free(co.workers);
+        free(co.runqs);
         memset(&co, 0, sizeof co);
         return -1;
     }
     co.base_workers = started;
+    for (int i = 0; i < count; i++) { /* dealt out to the workers that started */
+        struct runq *q = &co.runqs[i % started];
+        lock(q);
+        push_locked(q, &co.coros[i], &co.coros[i], 1);
+        unlock(q);
+    }
+    kick_all();
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
     return 0;
 }
@@ -569,6 +624,7 @@ void coro_join(void)
         munmap(co.region, co.region_size);
     free(co.coros);
     free(co.workers);
+    free(co.runqs);
     memset(&co, 0, sizeof co);
 }
 
