@@ -107,18 +107,12 @@ struct worker {
 enum { WORKER_STACK = 256 * 1024 };
 /* Monitor period and how many periods without a switch make a worker stuck. */
 enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
-/* An idle worker spins this long on its own queue before it looks at the
- * others' and sleeps, when the workers fit on the CPUs (a partner's
- * release is then usually microseconds away). Measured at P=2
- * (../shared/bench sync_us, 5 alternating launches, busy VM): 0.63-1.41 us
- * with this spin, 1.21-3.02 us without. A parked core spinning on the
- * barrier word before it parks instead: 15-54 us. */
-enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4, STEAL_AFTER_NS = 3000 };
-/* With more cores than workers, idle workers do not spin (they yield, then
- * sleep): a spinning worker keeps its CPU from the Go runtime's and the
- * host's threads. 16 cores, ../shared/bench, 5 alternating launches: a
- * 10 us spin gave 2.9 us per empty superstep against 4.1, but put g 498
- * against 431 ns/word and hpput blocks 1.75 against 2.12 GB/s. */
+/* An idle worker spins this long before it sleeps, when the cores fit on
+ * the workers (a partner's release is then usually microseconds away).
+ * Measured at P=2 (../shared/bench sync_us, 5 alternating launches, busy
+ * VM): 0.63-1.41 us with this spin, 1.21-3.02 us without. A parked core
+ * spinning on the barrier word before it parks instead: 15-54 us. */
+enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
 /* An added worker leaves after this long without work. */
 enum { RETIRE_MS = 20 };
 
@@ -134,30 +128,25 @@ static struct {
     _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
     int base_workers;
     int spin_idle;
-    struct runq *runqs;        /* [max_workers], by worker slot */
+    atomic_flag lock;          /* the run queue and the parked list */
+    struct coro *head, *tail;  /* runnable, FIFO */
+    struct coro *parked;
+    _Atomic int queued;        /* length of the run queue */
     _Atomic int live;          /* cores not yet finished */
+    _Atomic unsigned qseq;     /* futex word of idle workers */
+    _Atomic int idle;
     _Atomic int timed;         /* cores parked in sched_wait_change */
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
 } co;
 
-/* Each worker slot's run queue and parked list, on cache lines of their own:
- * a core parks on the worker that ran it and is resumed there, so a
- * superstep moves few cache lines between CPUs. With one queue for all,
- * every park, resume and pop moved the queue's lines between the two vCPUs
- * of this machine: 16 cores took 8-9 us per empty superstep on two workers
- * against ~1 us on one. A worker with nothing of its own steals. */
-struct runq {
-    atomic_flag lock;
-    struct coro *head, *tail;  /* runnable, FIFO */
-    struct coro *parked;
-    _Atomic int queued;        /* length of the run queue */
-    _Atomic unsigned qseq;     /* futex word of the worker while idle */
-    _Atomic int idle;
-} __attribute__((aligned(64)));
-
 static __thread struct worker *this_worker;
+
+static void futex_wait(_Atomic unsigned *word, unsigned expected)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
 
 static void futex_wake(_Atomic unsigned *word, int n)
 {
@@ -169,133 +158,93 @@ static inline void cpu_relax(void)
     __builtin_ia32_pause();
 }
 
-static void lock(struct runq *q)
+static void lock(void)
 {
-    for (int i = 0; atomic_flag_test_and_set_explicit(&q->lock, memory_order_acquire); i++)
+    for (int i = 0; atomic_flag_test_and_set_explicit(&co.lock, memory_order_acquire); i++)
         if (i >= 64)
             sched_yield(); /* the holder's thread was preempted */
         else
             cpu_relax();
 }
 
-static void unlock(struct runq *q)
+static void unlock(void)
 {
-    atomic_flag_clear_explicit(&q->lock, memory_order_release);
+    atomic_flag_clear_explicit(&co.lock, memory_order_release);
 }
 
-/* Appends the list first..last to q (locked). */
-static void push_locked(struct runq *q, struct coro *first, struct coro *last, int count)
+/* Appends the list first..last (locked). */
+static void push_locked(struct coro *first, struct coro *last, int count)
 {
     last->next = NULL;
-    if (q->tail)
-        q->tail->next = first;
+    if (co.tail)
+        co.tail->next = first;
     else
-        q->head = first;
-    q->tail = last;
-    atomic_fetch_add(&q->queued, count);
+        co.head = first;
+    co.tail = last;
+    atomic_fetch_add(&co.queued, count);
 }
 
-/* Tells q's worker that cores were queued. */
-static void kick(struct runq *q)
+/* Tells idle workers that cores were queued. */
+static void kick(int count)
 {
-    atomic_fetch_add(&q->qseq, 1);
-    if (atomic_load(&q->idle) > 0)
-        futex_wake(&q->qseq, 1);
+    atomic_fetch_add(&co.qseq, 1);
+    if (atomic_load(&co.idle) > 0)
+        futex_wake(&co.qseq, count);
 }
 
-/* Wakes every idle worker (the last core finished, or work may wait on a
- * queue whose worker is stuck: the monitor). */
-static void kick_all(void)
+static struct coro *pop(void)
 {
-    int nw = atomic_load(&co.nworkers);
-    for (int i = 0; i < nw; i++)
-        kick(&co.runqs[i]);
-}
-
-static struct coro *pop(struct runq *q)
-{
-    if (atomic_load(&q->queued) == 0)
+    if (atomic_load(&co.queued) == 0)
         return NULL;
-    lock(q);
-    struct coro *c = q->head;
+    lock();
+    struct coro *c = co.head;
     if (c) {
-        q->head = c->next;
-        if (!q->head)
-            q->tail = NULL;
-        atomic_fetch_sub(&q->queued, 1);
+        co.head = c->next;
+        if (!co.head)
+            co.tail = NULL;
+        atomic_fetch_sub(&co.queued, 1);
     }
-    unlock(q);
+    unlock();
     return c;
 }
 
-/* A core from another worker's queue, or NULL. */
-static struct coro *steal(struct worker *w)
-{
-    int nw = atomic_load(&co.nworkers);
-    for (int k = 1; k < nw; k++) {
-        struct coro *c = pop(&co.runqs[(w->index + k) % nw]);
-        if (c)
-            return c;
-    }
-    return NULL;
-}
-
-static int queued_anywhere(void)
-{
-    int nw = atomic_load(&co.nworkers), n = 0;
-    for (int i = 0; i < nw; i++)
-        n += atomic_load(&co.runqs[i].queued);
-    return n;
-}
-
-/* The next core for worker w: its own queue first, then another's. NULL
- * once every core finished, or when w is a worker the monitor added and it
- * found nothing to do for RETIRE_MS (the core that held the others' worker
- * has moved on). */
+/* The next core for worker w; NULL once every core finished, or when w is
+ * a worker the monitor added and it found nothing to do for RETIRE_MS
+ * (the core that held the others' worker has moved on). */
 static struct coro *take(struct worker *w)
 {
-    struct runq *q = &co.runqs[w->index];
     uint64_t spin_until = 0;
-    int extra = w->index >= co.base_workers;
     for (int round = 0;; round++) {
-        struct coro *c = pop(q);
+        struct coro *c = pop();
         if (c)
             return c;
         if (atomic_load(&co.live) == 0)
             return NULL;
-        uint64_t now = ebsp_now_ns();
-        if (round == 0)
-            spin_until = now + IDLE_SPIN_NS;
-        /* Another worker's backlog is taken after STEAL_AFTER_NS of looking
-         * at the own queue only (and always before sleeping): at a barrier
-         * the own cores come back within that, and taking the others' at
-         * once made cores cross between the CPUs every superstep (measured
-         * with idle spinning, 16 cores: 7.7 against 4.4 us per empty
-         * superstep); never taking them left a worker idle beside a backlog
-         * (put blocks 0.29 against 0.47 GB/s). */
-        if (now + IDLE_SPIN_NS - STEAL_AFTER_NS >= spin_until && (c = steal(w)) != NULL)
-            return c;
-        if (co.spin_idle && now < spin_until) { /* on the own queue: a local cache line */
-            for (int i = 0; i < 64 && atomic_load(&q->queued) == 0; i++)
+        if (co.spin_idle) {
+            uint64_t now = ebsp_now_ns();
+            if (round == 0)
+                spin_until = now + IDLE_SPIN_NS;
+            if (now < spin_until) {
                 cpu_relax();
-            continue;
-        }
-        if (!co.spin_idle && round < IDLE_YIELDS) {
+                continue;
+            }
+        } else if (round < IDLE_YIELDS) {
             sched_yield();
             continue;
         }
-        if ((c = steal(w)) != NULL)
-            return c;
-        unsigned seq = atomic_load(&q->qseq);
-        atomic_store(&q->idle, 1);
-        if (atomic_load(&q->queued) == 0 && atomic_load(&co.live) > 0) {
-            /* bounded: work pushed to a stuck worker's queue is stolen
-             * within a monitor tick (the monitor kicks idle workers) */
-            struct timespec ts = {0, (extra ? RETIRE_MS : 10) * 1000000L};
-            syscall(SYS_futex, (unsigned *)&q->qseq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+        unsigned seq = atomic_load(&co.qseq);
+        int extra = w->index >= co.base_workers;
+        atomic_fetch_add(&co.idle, 1);
+        if (atomic_load(&co.queued) == 0 && atomic_load(&co.live) > 0) {
+            if (extra) {
+                struct timespec ts = {0, RETIRE_MS * 1000000L};
+                syscall(SYS_futex, (unsigned *)&co.qseq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+            } else {
+                futex_wait(&co.qseq, seq);
+            }
         }
-        atomic_store(&q->idle, 0);
-        if (extra && atomic_load(&q->queued) == 0 && atomic_load(&q->qseq) == seq && queued_anywhere() == 0)
+        atomic_fetch_sub(&co.idle, 1);
+        if (extra && atomic_load(&co.queued) == 0 && atomic_load(&co.qseq) == seq)
             return NULL; /* retires: nothing came in RETIRE_MS */
         round = -1;
     }
@@ -304,29 +253,32 @@ static struct coro *take(struct worker *w)
 /* The worker's decision for a core that switched back to it. A parked core
  * checks its word again under the lock that coro_wake_parked takes after
  * changing the word, so a wake-up is never missed. */
-static void settle(struct worker *w, struct coro *c)
+static void settle(struct coro *c)
 {
-    struct runq *q = &co.runqs[w->index];
     switch (c->action) {
     case CO_DONE:
-        if (atomic_fetch_sub(&co.live, 1) == 1)
-            kick_all(); /* the other workers leave */
+        if (atomic_fetch_sub(&co.live, 1) == 1) {
+            atomic_fetch_add(&co.qseq, 1);
+            futex_wake(&co.qseq, INT_MAX); /* the other workers leave */
+        }
         return;
     case CO_PARK:
-        lock(q);
+        lock();
         if (atomic_load(c->park_word) == c->park_val) {
-            c->next = q->parked;
-            q->parked = c;
-            unlock(q);
+            c->next = co.parked;
+            co.parked = c;
+            unlock();
             return;
         }
-        push_locked(q, c, c, 1);
-        unlock(q);
+        push_locked(c, c, 1);
+        unlock();
+        kick(1);
         return;
     default:
-        lock(q);
-        push_locked(q, c, c, 1);
-        unlock(q);
+        lock();
+        push_locked(c, c, 1);
+        unlock();
+        kick(1);
     }
 }
 
@@ -345,7 +297,7 @@ static void *worker_main(void *arg)
         ebsp_coro_switch(&w->sp, c->sp);
         atomic_store(&w->cur, NULL);
         ebsp_self = NULL;
-        settle(w, c);
+        settle(c);
     }
     faults_thread_end();
     this_worker = NULL;
@@ -424,31 +376,25 @@ void coro_wake_parked(void)
 {
     if (!co.coros)
         return;
-    /* each worker's parked cores go back to its own queue; a core's word
-     * was changed before this takes the lock its parking checked it under */
-    int nw = atomic_load(&co.nworkers);
-    for (int i = 0; i < nw; i++) {
-        struct runq *q = &co.runqs[i];
-        lock(q); /* no peek first: a core may be parking under this lock */
-        struct coro *list = q->parked;
-        q->parked = NULL;
-        int count = 0;
-        struct coro *first = NULL, *last = NULL;
-        while (list) { /* reversed: the first to park runs first */
-            struct coro *next = list->next;
-            list->next = first;
-            first = list;
-            if (!last)
-                last = list;
-            list = next;
-            count++;
-        }
-        if (count)
-            push_locked(q, first, last, count);
-        unlock(q);
-        if (count)
-            kick(q);
+    lock();
+    struct coro *list = co.parked;
+    co.parked = NULL;
+    int count = 0;
+    struct coro *first = NULL, *last = NULL;
+    while (list) { /* reversed: the first to park runs first */
+        struct coro *next = list->next;
+        list->next = first;
+        first = list;
+        if (!last)
+            last = list;
+        list = next;
+        count++;
     }
+    if (count)
+        push_locked(first, last, count);
+    unlock();
+    if (count)
+        kick(INT_MAX);
 }
 
 static void coro_entry(struct coro *c)
@@ -516,14 +462,8 @@ static void *monitor_main(void *arg)
             if (still[i] < MONITOR_STUCK_TICKS)
                 all_stuck = 0;
         }
-        int waiting = queued_anywhere();
-        int idle = 0;
-        for (int i = 0; i < nw; i++)
-            idle += atomic_load(&co.runqs[i].idle);
-        if (all_stuck && waiting > 0 && idle == 0)
+        if (all_stuck && atomic_load(&co.queued) > 0 && atomic_load(&co.idle) == 0)
             start_worker();
-        else if (waiting > 0 && idle > 0)
-            kick_all(); /* cores queued for a stuck worker: let the idle steal them */
         if (atomic_load(&co.timed) > 0)
             coro_wake_parked(); /* their callers look at the clock */
     }
@@ -564,13 +504,11 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     co.coros = calloc((size_t)count, sizeof *co.coros);
     co.workers = calloc((size_t)co.max_workers, sizeof *co.workers);
-    co.runqs = aligned_alloc(64, (size_t)co.max_workers * sizeof *co.runqs);
-    if (r == MAP_FAILED || !co.coros || !co.workers || !co.runqs) {
+    if (r == MAP_FAILED || !co.coros || !co.workers) {
         if (r != MAP_FAILED)
             munmap(r, co.region_size);
         free(co.coros);
         free(co.workers);
-        free(co.runqs);
         memset(&co, 0, sizeof co);
         return -1;
     }
@@ -593,8 +531,11 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     }
     for (int i = 0; i < co.max_workers; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
-    memset(co.runqs, 0, (size_t)co.max_workers * sizeof *co.runqs);
     atomic_store(&co.live, count);
+    lock();
+    for (int i = 0; i < count; i++)
+        push_locked(&co.coros[i], &co.coros[i], 1);
+    unlock();
     int started = 0;
     while (started < co.base_workers && start_worker() == 0)
         started++;
@@ -602,18 +543,10 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         munmap(co.region, co.region_size);
         free(co.coros);
         free(co.workers);
-        free(co.runqs);
         memset(&co, 0, sizeof co);
         return -1;
     }
     co.base_workers = started;
-    for (int i = 0; i < count; i++) { /* dealt out to the workers that started */
-        struct runq *q = &co.runqs[i % started];
-        lock(q);
-        push_locked(q, &co.coros[i], &co.coros[i], 1);
-        unlock(q);
-    }
-    kick_all();
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
     return 0;
 }
@@ -636,7 +569,6 @@ void coro_join(void)
         munmap(co.region, co.region_size);
     free(co.coros);
     free(co.workers);
-    free(co.runqs);
     memset(&co, 0, sizeof co);
 }
 
