@@ -112,22 +112,27 @@ func parseHeaderWith(t *testing.T, dir, header, predefine string, sysDirs ...str
 	})
 	require.NoError(t, err, "parse %s", path)
 	funcs := map[string]declaration{}
+	eachDeclarator(ast, func(d *cc.Declarator) {
+		ft, ok := d.Type().(*cc.FunctionType)
+		if file := d.Position().Filename; ok && filepath.Dir(file) == dir {
+			funcs[d.Name()] = declaration{file: filepath.Base(file), fn: ft}
+		}
+	})
+	return funcs, ast
+}
+
+// eachDeclarator calls visit for every declarator of the translation
+// unit's top-level declarations.
+func eachDeclarator(ast *cc.AST, visit func(*cc.Declarator)) {
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
 		if ed == nil || ed.Declaration == nil {
 			continue
 		}
 		for il := ed.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
-			d := il.InitDeclarator.Declarator
-			ft, ok := d.Type().(*cc.FunctionType)
-			file := d.Position().Filename
-			if !ok || filepath.Dir(file) != dir {
-				continue
-			}
-			funcs[d.Name()] = declaration{file: filepath.Base(file), fn: ft}
+			visit(il.InitDeclarator.Declarator)
 		}
 	}
-	return funcs, ast
 }
 
 // declaredFunctions returns the functions of one of our public headers and
@@ -280,18 +285,11 @@ func publicFunctions(t *testing.T) map[string]string {
 			out[name] = d.file
 		}
 		// No header declares an object: the library exports functions only.
-		for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
-			ed := l.ExternalDeclaration
-			if ed == nil || ed.Declaration == nil {
-				continue
+		eachDeclarator(ast, func(d *cc.Declarator) {
+			if _, fn := d.Type().(*cc.FunctionType); !fn && !d.IsTypename() && filepath.Dir(d.Position().Filename) == dir {
+				t.Errorf("%s declares the object %s: the library's interface is functions only", d.Position(), d.Name())
 			}
-			for il := ed.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
-				d := il.InitDeclarator.Declarator
-				if _, fn := d.Type().(*cc.FunctionType); !fn && !d.IsTypename() && filepath.Dir(d.Position().Filename) == dir {
-					t.Errorf("%s declares the object %s: the library's interface is functions only", d.Position(), d.Name())
-				}
-			}
-		}
+		})
 	}
 	for _, h := range headers {
 		add(filepath.Base(h), "")

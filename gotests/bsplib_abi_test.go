@@ -42,26 +42,19 @@ func bspHeader(t *testing.T, compat bool) (map[string]cFunc, map[string]*cc.Macr
 	})
 	require.NoError(t, err, "parse bsp.h (compat %v)", compat)
 	funcs := map[string]cFunc{}
-	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
-		ed := l.ExternalDeclaration
-		if ed == nil || ed.Declaration == nil {
-			continue
+	eachDeclarator(ast, func(d *cc.Declarator) {
+		ft, ok := d.Type().(*cc.FunctionType)
+		if !ok || d.Position().Filename != "bsp.h" {
+			return
 		}
-		for il := ed.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
-			d := il.InitDeclarator.Declarator
-			ft, ok := d.Type().(*cc.FunctionType)
-			if !ok || d.Position().Filename != "bsp.h" {
-				continue
+		f := cFunc{result: abiClass(ft.Result())}
+		for _, p := range ft.Parameters() {
+			if p.Type().Kind() != cc.Void {
+				f.params = append(f.params, abiClass(p.Type()))
 			}
-			f := cFunc{result: abiClass(ft.Result())}
-			for _, p := range ft.Parameters() {
-				if p.Type().Kind() != cc.Void {
-					f.params = append(f.params, abiClass(p.Type()))
-				}
-			}
-			funcs[d.Name()] = f
 		}
-	}
+		funcs[d.Name()] = f
+	})
 	return funcs, ast.Macros
 }
 
