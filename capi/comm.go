@@ -8,6 +8,7 @@ package main
 #include "shim.h"
 #include "comm.h"
 #include "reqlog.h"
+#include "putlog.h"
 */
 import "C"
 
@@ -92,6 +93,28 @@ func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer 
 	check(err)
 	return addr
 }
+
+//export goBeginDirectPuts
+func goBeginDirectPuts(pid C.int, budget *C.int64_t) C.int {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	n, ok := c.BeginDirectPuts()
+	*budget = C.int64_t(n)
+	return boolInt(ok)
+}
+
+//export goDirectPutsExhausted
+func goDirectPutsExhausted(pid C.int) {
+	if c := coreOf(pid); c != nil {
+		check(c.DirectPutsExhausted())
+	}
+}
+
+// writeDirectPuts is the engine's writer of direct puts: phase B of a sync
+// runs on the core's own thread, whose puts the shim writes.
+func writeDirectPuts(int) { C.putlog_write() }
 
 //export goRemoteVariable
 func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {

@@ -9,6 +9,8 @@
 #include "shim.h"
 #include "comm.h"
 #include "reqlog.h"
+#include "putlog.h"
+#include "smallcopy.h"
 
 #include <e_bsp.h>
 #include <string.h>
@@ -56,9 +58,12 @@ void bsp_pop_reg(const void *variable)
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
-    if (self && reqlog_put(self, pid, src, dst, offset, nbytes))
+    int direct = self ? putlog_put(self, pid, src, dst, offset, nbytes) : PUT_ELSEWHERE;
+    if (direct == PUT_LOGGED)
+        return;
+    if (direct == PUT_ELSEWHERE && self && reqlog_put(self, pid, src, dst, offset, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (self && drained(self))
+    if (direct == PUT_ELSEWHERE && self && drained(self))
         goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
 }
@@ -68,7 +73,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
     struct ebsp_core *self = active_core();
     char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes) : NULL;
     if (remote) {
-        memcpy(remote + offset, src, (size_t)nbytes);
+        copy_small(remote + offset, src, (size_t)nbytes);
         return;
     }
     if (self)
@@ -91,7 +96,7 @@ static int read_now(struct ebsp_core *self, int pid, const void *src, int offset
 {
     char *remote = self && dst ? hp_remote(self, pid, src, offset, nbytes) : NULL;
     if (remote)
-        memcpy(dst, remote + offset, (size_t)nbytes);
+        copy_small(dst, remote + offset, (size_t)nbytes);
     return remote != NULL;
 }
 

@@ -51,6 +51,7 @@ func theMachine() (*runtime.Machine, error) {
 			Print: coreLine,
 		})
 		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])))
+		machine.SetDirectPutWriter(writeDirectPuts)
 	})
 	return machine, machineErr
 }

@@ -4,6 +4,7 @@
  * it drains the log.
  */
 #include "reqlog.h"
+#include "smallcopy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,29 +24,6 @@ _Static_assert(offsetof(struct reqlog_entry, variable) == 16, "layout shared wit
 _Static_assert(offsetof(struct reqlog_entry, dst) == 16 + sizeof(void *), "layout shared with runtime/reqlog.go");
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
-
-/* The C library's memcpy, out of line. */
-static void *(*const volatile copy_large)(void *, const void *, size_t) = memcpy;
-
-/* memcpy for the log: small sizes (the common 4- and 8-byte words) with
- * fixed-size moves, since gcc otherwise inlines a variable memcpy into the
- * aligned log as `rep movsq`, which costs ~40 ns per call here. */
-static inline void copy_in(unsigned char *dst, const void *src, size_t n)
-{
-    const unsigned char *s = src;
-    if (n >= 8 && n <= 16) {
-        memcpy(dst, s, 8);
-        memcpy(dst + n - 8, s + n - 8, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(dst, s, 4);
-        memcpy(dst + n - 4, s + n - 4, 4);
-    } else if (n < 4) {
-        for (size_t i = 0; i < n; i++)
-            dst[i] = s[i];
-    } else {
-        copy_large(dst, s, n);
-    }
-}
 
 void reqlog_drain(struct ebsp_core *self)
 {
@@ -104,7 +82,7 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     e->nbytes = nbytes;
     e->variable = dst;
     e->dst = NULL;
-    copy_in((unsigned char *)(e + 1), src, (size_t)nbytes);
+    copy_small((unsigned char *)(e + 1), src, (size_t)nbytes);
     return 1;
 }
 
@@ -135,8 +113,8 @@ int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
     e->variable = NULL;
     e->dst = NULL;
     unsigned char *data = (unsigned char *)(e + 1);
-    copy_in(data, tag, (size_t)tagsize);
-    copy_in(data + tagsize, payload, (size_t)nbytes);
+    copy_small(data, tag, (size_t)tagsize);
+    copy_small(data + tagsize, payload, (size_t)nbytes);
     return 1;
 }
 

@@ -34,6 +34,18 @@ struct ebsp_reqlog {
     size_t used, cap;
 };
 
+/* A core's direct puts (putlog.c): bsp_puts whose target address the shim
+ * resolved at the call, written by this core itself in the sync. stamp is
+ * superstep+1 of the superstep the engine allowed them in (0: not asked),
+ * or minus that when it refused; budget is the bytes left under the
+ * engine's communication limit. malloc'ed, owned by the core. */
+struct ebsp_putlog {
+    unsigned char *buf;
+    size_t used, cap;
+    int64_t budget;
+    int32_t stamp;
+};
+
 /* A cached answer to "where is core `target`'s copy of the registered
  * variable `variable`", valid in superstep `stamp - 1` (registrations
  * change only at a bsp_sync). */
@@ -63,6 +75,7 @@ struct ebsp_core {
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
     struct ebsp_reqlog reqlog;
+    struct ebsp_putlog putlog;
     struct hp_line hp_cache[HP_LINES]; /* remote copies of registered variables (hpcache.c) */
     pthread_t thread;
 };

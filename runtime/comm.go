@@ -45,6 +45,8 @@ type machineComm struct {
 	transport Transport
 	// makeTransport makes the transport of a run (nil: shared memory)
 	makeTransport func(n int) Transport
+	// writeDirect writes a core's direct puts (drma.go), or nil
+	writeDirect func(pid int)
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -215,8 +217,7 @@ func (c *Core) pack(call string, lane Lane, dst int, kind Kind, a, b uint32, n i
 	cs := &c.comm
 	size := recordSize(n)
 	if cs.outBytes+size > c.m.comm.limit {
-		return nil, c.errorf(call, "communication memory exhausted: this core queued more than %d MiB in one superstep (raise %s)",
-			c.m.comm.limit>>20, CommLimitEnv)
+		return nil, c.commExhausted(call)
 	}
 	data, err := c.outBlock(lane, dst).add(kind, a, b, n)
 	if err != nil {
@@ -225,6 +226,11 @@ func (c *Core) pack(call string, lane Lane, dst int, kind Kind, a, b uint32, n i
 	cs.outBytes += size
 	c.communicated()
 	return data, nil
+}
+
+func (c *Core) commExhausted(call string) *Error {
+	return c.errorf(call, "communication memory exhausted: this core queued more than %d MiB in one superstep (raise %s)",
+		c.m.comm.limit>>20, CommLimitEnv)
 }
 
 // addAt is p + off.

@@ -29,8 +29,9 @@ func init() {
 
 // drmaState is a core's DRMA state.
 type drmaState struct {
-	gets  []pendingGet // this superstep's gets, by number
-	found []foundSlot  // by pid: the last slot found there (bufferedTarget)
+	gets   []pendingGet // this superstep's gets, by number
+	found  []foundSlot  // by pid: the last slot found there (bufferedTarget)
+	direct bool         // this superstep's puts include direct ones (BeginDirectPuts)
 }
 
 // foundSlot says that a core's slot-1 was found filled in superstep step-1.
@@ -163,6 +164,43 @@ func (c *Core) applyPut(_ int, r record) {
 	if c.m.stats.on {
 		c.countRecv(len(r.data), false)
 	}
+}
+
+// BeginDirectPuts tells whether this core's puts of this superstep may be
+// direct: resolved and logged by the C shim, which writes them itself in
+// phase B of the sync (the board's way, capi/putlog.c), and how many bytes
+// it may log. Not when the engine must see each put: statistics count them,
+// strict checks are the careful mode, and a transport other than shared
+// memory carries them (a core cannot write into another machine).
+func (c *Core) BeginDirectPuts() (budget int, ok bool) {
+	mc := &c.m.comm
+	if _, shared := mc.transport.(*sharedMemory); !shared || mc.writeDirect == nil || c.m.stats.on || mc.checks == CheckStrict {
+		return 0, false
+	}
+	c.comm.direct = true
+	c.communicated()
+	return mc.limit - c.comm.outBytes, true
+}
+
+// DirectPutsExhausted is the misuse of a core whose direct puts went over
+// the communication limit.
+func (c *Core) DirectPutsExhausted() *Error { return c.commExhausted("bsp_put") }
+
+// writeDirectPuts has the shim write this core's direct puts (phase B,
+// after every get of the superstep read its source).
+func (c *Core) writeDirectPuts() {
+	if c.comm.direct {
+		c.comm.direct = false
+		c.m.comm.writeDirect(c.pid)
+	}
+}
+
+// SetDirectPutWriter lets cores put directly (BeginDirectPuts): write
+// writes core pid's logged puts. Set once by the C shim.
+func (m *Machine) SetDirectPutWriter(write func(pid int)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.writeDirect = write
 }
 
 // HPPut is bsp_hpput: written into the target's variable at once.

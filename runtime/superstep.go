@@ -22,7 +22,8 @@ import (
 //	   -- barrier --
 //	2  phase B: every core writes its get replies, applies the puts and
 //	   queues the messages sent to it (by source pid, then issue order),
-//	   and installs registrations and the tag size.
+//	   writes its own direct puts (drma.go), and installs registrations
+//	   and the tag size.
 //	   -- barrier --
 //	3  every core empties its blocks; the next superstep may reuse buffers
 //	   and use bsp_hpput safely.
@@ -193,6 +194,7 @@ func (c *Core) syncPhaseB() {
 		return
 	}
 	c.deliver(laneData)
+	c.writeDirectPuts()
 	c.installRegistrations()
 	if c.comm.newTag >= 0 {
 		c.comm.tagsize = c.comm.newTag
