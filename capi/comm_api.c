@@ -55,7 +55,9 @@ void bsp_pop_reg(const void *variable)
     sched_leave_if_stopped();
 }
 
-void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
+/* bsp_put when the inline fast path cannot take it: first calls into the
+ * engine of a superstep, registration cache misses, errors. */
+__attribute__((noinline)) static void put_slow(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
     int direct = self ? putlog_put(self, pid, src, dst, offset, nbytes) : PUT_ELSEWHERE;
@@ -68,7 +70,28 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
     sched_leave_if_stopped();
 }
 
-void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
+void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    /* no stop check on the fast path: a stopped run is noticed at the
+       latest when the log is full and put_slow runs */
+    struct ebsp_core *self = ebsp_self;
+    if (!self || !putlog_put_fast(self, pid, src, dst, offset, nbytes))
+        put_slow(pid, src, dst, offset, nbytes);
+}
+
+/* The inline fast path of bsp_hpput, bsp_hpget and bsp_direct_get: core
+ * pid's copy of a registered variable when the registration cache has it,
+ * else NULL (the calls then go the whole way, into the engine if need be). */
+static inline char *hp_fast(int pid, const void *variable, int offset, int nbytes)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self || sched_stopped())
+        return NULL;
+    int32_t stamp = atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
+    return hp_cached(self, pid, variable, offset, nbytes, stamp);
+}
+
+__attribute__((noinline)) static void hpput_slow(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
     char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes) : NULL;
@@ -79,6 +102,15 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
     if (self)
         goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
+}
+
+void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    char *remote = src ? hp_fast(pid, dst, offset, nbytes) : NULL;
+    if (remote)
+        copy_small(remote + offset, src, (size_t)nbytes);
+    else
+        hpput_slow(pid, src, dst, offset, nbytes);
 }
 
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
@@ -100,7 +132,7 @@ static int read_now(struct ebsp_core *self, int pid, const void *src, int offset
     return remote != NULL;
 }
 
-void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
+__attribute__((noinline)) static void hpget_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
     if (read_now(self, pid, src, offset, dst, nbytes))
@@ -110,7 +142,16 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
     sched_leave_if_stopped();
 }
 
-void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
+void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
+    if (remote)
+        copy_small(dst, remote + offset, (size_t)nbytes);
+    else
+        hpget_slow(pid, src, offset, dst, nbytes);
+}
+
+__attribute__((noinline)) static void direct_get_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
     if (read_now(self, pid, src, offset, dst, nbytes))
@@ -118,6 +159,15 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
     if (self)
         goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();
+}
+
+void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
+    if (remote)
+        copy_small(dst, remote + offset, (size_t)nbytes);
+    else
+        direct_get_slow(pid, src, offset, dst, nbytes);
 }
 
 void *ebsp_get_direct_address(int pid, const void *variable)

@@ -14,14 +14,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Consecutive targets of one variable take consecutive lines, so an
- * all-to-all over up to HP_LINES cores never evicts itself. */
-static unsigned line_of(const void *variable, int target)
-{
-    uint32_t h = (uint32_t)((uintptr_t)variable >> 3) * 0x9E3779B1u;
-    return ((h >> 20) + (unsigned)target) & (HP_LINES - 1);
-}
-
 void hp_forget(struct ebsp_core *self)
 {
     memset(self->hp_cache, 0, sizeof self->hp_cache);
@@ -32,7 +24,7 @@ char *hp_remote(struct ebsp_core *self, int target, const void *variable, int of
     if (nbytes <= 0 || offset < 0)
         return NULL;
     int32_t stamp = atomic_load((_Atomic int32_t *)&self->superstep) + 1;
-    struct hp_line *line = &self->hp_cache[line_of(variable, target)];
+    struct hp_line *line = &self->hp_cache[hp_line_of(variable, target)];
     if (line->stamp != stamp || line->variable != variable || line->target != target) {
         void *remote = NULL;
         int size = 0;

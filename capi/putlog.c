@@ -3,18 +3,10 @@
  * source bytes, padded to 8, written in issue order.
  */
 #include "putlog.h"
-#include "smallcopy.h"
 
 #include <stdlib.h>
 
-struct put_entry {
-    void *target; /* the byte the put starts at, in the target core's copy */
-    size_t nbytes;
-};
-
 enum { PUTLOG_MIN = 4096 };
-
-static size_t entry_size(size_t nbytes) { return sizeof(struct put_entry) + ((nbytes + 7) & ~(size_t)7); }
 
 /* Asks the engine once per superstep; remembers its answer in stamp. */
 static int allowed(struct ebsp_core *self)
@@ -53,7 +45,7 @@ int putlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     if (!remote)
         return PUT_ELSEWHERE;
     struct ebsp_putlog *log = &self->putlog;
-    size_t size = entry_size((size_t)nbytes);
+    size_t size = put_entry_size((size_t)nbytes);
     if ((int64_t)size > log->budget) {
         goDirectPutsExhausted(self->pid);
         return PUT_STOPPED;
@@ -78,7 +70,7 @@ void putlog_write(void)
     for (size_t at = 0; at < log->used;) {
         struct put_entry *e = (struct put_entry *)(log->buf + at);
         copy_small(e->target, e + 1, e->nbytes);
-        at += entry_size(e->nbytes);
+        at += put_entry_size(e->nbytes);
     }
     log->used = 0;
 }

@@ -14,6 +14,7 @@
 #define EBSP_PUTLOG_H
 
 #include "shim.h"
+#include "smallcopy.h"
 
 /* What putlog_put did with a put. */
 enum { PUT_ELSEWHERE = 0, /* take the request log: not resolvable here, or
@@ -22,6 +23,38 @@ enum { PUT_ELSEWHERE = 0, /* take the request log: not resolvable here, or
        PUT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
 
 int putlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
+
+struct put_entry {
+    void *target; /* the byte the put starts at, in the target core's copy */
+    size_t nbytes;
+};
+
+static inline size_t put_entry_size(size_t nbytes)
+{
+    return sizeof(struct put_entry) + ((nbytes + 7) & ~(size_t)7);
+}
+
+/* putlog_put when everything is known already (the engine allowed direct
+ * puts in this superstep, the target is in the registration cache, the log
+ * has room): inline in bsp_put, no call. 0 when putlog_put must decide. */
+static inline int putlog_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    struct ebsp_putlog *log = &self->putlog;
+    int32_t stamp = atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
+    if (log->stamp != stamp || !src)
+        return 0;
+    char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
+    size_t size = put_entry_size((size_t)nbytes);
+    if (!remote || log->used + size > log->cap || (int64_t)size > log->budget)
+        return 0;
+    struct put_entry *e = (struct put_entry *)(log->buf + log->used);
+    log->used += size;
+    log->budget -= (int64_t)size;
+    e->target = remote + offset;
+    e->nbytes = (size_t)nbytes;
+    copy_small(e + 1, src, (size_t)nbytes);
+    return 1;
+}
 
 /* Writes the calling core's logged puts to their targets, in issue order,
  * and empties its log: called by the engine in phase B of the sync, which

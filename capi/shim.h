@@ -162,6 +162,26 @@ void sched_wake_waiters(void);
 char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes);
 void hp_forget(struct ebsp_core *self);
 
+/* Consecutive targets of one variable take consecutive lines, so an
+ * all-to-all over up to HP_LINES cores never evicts itself. */
+static inline unsigned hp_line_of(const void *variable, int target)
+{
+    uint32_t h = (uint32_t)((uintptr_t)variable >> 3) * 0x9E3779B1u;
+    return ((h >> 20) + (unsigned)target) & (HP_LINES - 1);
+}
+
+/* hp_remote's answer when the cache has it for superstep stamp - 1, else
+ * NULL; never calls into the engine (the inline fast path of bsp_put). */
+static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp)
+{
+    const struct hp_line *line = &self->hp_cache[hp_line_of(variable, target)];
+    if (line->stamp != stamp || line->variable != variable || line->target != target)
+        return NULL;
+    if (nbytes <= 0 || offset < 0 || (int64_t)offset + nbytes > line->size)
+        return NULL;
+    return line->remote;
+}
+
 /* ---- bsp_sync (core_api.c) ---- */
 
 /* The engine's sync flags (runtime/superstep.go): ebsp_sync_flags[s % 2]
