@@ -47,6 +47,8 @@ type machineComm struct {
 	makeTransport func(n int) Transport
 	// writeDirect writes a core's direct puts (drma.go), or nil
 	writeDirect func(pid int)
+	// some core made direct puts, gets, in superstep s (as flags)
+	directPuts, gets syncFlags
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -104,8 +106,10 @@ func (m *Machine) startComm() {
 	if mc.flags == nil {
 		mc.flags = new(syncFlags)
 	}
-	for i := range mc.flags {
-		mc.flags[i].Store(0)
+	for _, f := range []*syncFlags{mc.flags, &mc.directPuts, &mc.gets} {
+		for i := range f {
+			f[i].Store(0) // an earlier run's superstep s is this run's too
+		}
 	}
 	if mc.transport != nil {
 		mc.transport.Release()

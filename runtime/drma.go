@@ -178,16 +178,25 @@ func (c *Core) BeginDirectPuts() (budget int, ok bool) {
 		return 0, false
 	}
 	c.comm.direct = true
+	c.flag(&mc.directPuts)
 	c.communicated()
 	return mc.limit - c.comm.outBytes, true
+}
+
+// putsAfterGets tells whether the direct puts of this superstep must wait
+// for a step of their own: a sender writes them itself, and must not
+// overtake a get reply that its target writes in phase B.
+func (c *Core) putsAfterGets() bool {
+	return c.flagged(&c.m.comm.directPuts) && c.flagged(&c.m.comm.gets)
 }
 
 // DirectPutsExhausted is the misuse of a core whose direct puts went over
 // the communication limit.
 func (c *Core) DirectPutsExhausted() *Error { return c.commExhausted("bsp_put") }
 
-// writeDirectPuts has the shim write this core's direct puts (phase B,
-// after every get of the superstep read its source).
+// writeDirectPuts has the shim write this core's direct puts: in phase B,
+// after every get of the superstep read its source, or in step 3, after
+// every get reply is in place (superstep.go).
 func (c *Core) writeDirectPuts() {
 	if c.comm.direct {
 		c.comm.direct = false
@@ -238,6 +247,9 @@ func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 	binary.LittleEndian.PutUint32(req[0:], uint32(nbytes))
 	binary.LittleEndian.PutUint32(req[4:], uint32(len(cs.gets)))
 	cs.outBytes += nbytes // the reply
+	if len(cs.gets) == 0 {
+		c.flag(&c.m.comm.gets)
+	}
 	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
 	if c.m.stats.on {
 		c.countGot(pid, nbytes)

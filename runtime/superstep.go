@@ -22,10 +22,14 @@ import (
 //	   -- barrier --
 //	2  phase B: every core writes its get replies, applies the puts and
 //	   queues the messages sent to it (by source pid, then issue order),
-//	   writes its own direct puts (drma.go), and installs registrations
-//	   and the tag size.
+//	   installs registrations and the tag size; then writes its own direct
+//	   puts (drma.go), unless step 3 must.
 //	   -- barrier --
-//	3  every core empties its blocks; the next superstep may reuse buffers
+//	3  only when some core made direct puts and some core gets in this
+//	   superstep: the direct puts are written here, once every get reply
+//	   is in place, so that a put wins over a get to the same bytes.
+//	   -- barrier --
+//	4  every core empties its blocks; the next superstep may reuse buffers
 //	   and use bsp_hpput safely.
 //
 // The lanes of the transport, in the order a sync delivers them.
@@ -102,7 +106,14 @@ func (c *Core) syncStep(step int) int {
 		if c.comm.err != nil {
 			return 0
 		}
-		return 3
+		if c.putsAfterGets() {
+			return 3
+		}
+		c.writeDirectPuts()
+		return 4
+	case 3:
+		c.writeDirectPuts()
+		return 4
 	default:
 		c.syncDone()
 		return 0
@@ -121,6 +132,18 @@ func (c *Core) fail(err *Error) int {
 	return 0
 }
 
+// flag records in f that something happened in this superstep.
+func (c *Core) flag(f *syncFlags) {
+	s := c.Superstep()
+	f[s%2].Store(int32(s + 1))
+}
+
+// flagged tells whether f says that something happened in this superstep.
+func (c *Core) flagged(f *syncFlags) bool {
+	s := c.Superstep()
+	return f[s%2].Load() == int32(s+1)
+}
+
 // communicated records that this core made a request in this superstep:
 // every core then takes the sync's steps. Once per superstep, so that the
 // shared flag is not written by every request.
@@ -129,8 +152,7 @@ func (c *Core) communicated() {
 		return
 	}
 	c.comm.active = true
-	s := c.Superstep()
-	c.m.comm.flags[s%2].Store(int32(s + 1))
+	c.flag(c.m.comm.flags)
 	c.needSync()
 }
 
@@ -163,8 +185,7 @@ func (c *Core) syncFinishRequests() int {
 }
 
 func (c *Core) syncPhaseA() int {
-	s := c.Superstep()
-	if c.m.comm.flags[s%2].Load() != int32(s+1) {
+	if !c.flagged(c.m.comm.flags) {
 		c.clearQueue()
 		if c.m.comm.atOnce {
 			c.forgetPopped() // no core serves a get or applies a put in this sync
@@ -194,7 +215,6 @@ func (c *Core) syncPhaseB() {
 		return
 	}
 	c.deliver(laneData)
-	c.writeDirectPuts()
 	c.installRegistrations()
 	if c.comm.newTag >= 0 {
 		c.comm.tagsize = c.comm.newTag
