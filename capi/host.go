@@ -50,7 +50,8 @@ func theMachine() (*runtime.Machine, error) {
 			Where: func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) },
 			Print: coreLine,
 		})
-		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])))
+		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])),
+			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_put_flags[0])))
 		machine.SetDirectPutWriter(writeDirectPuts)
 	})
 	return machine, machineErr

@@ -188,6 +188,9 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
  * is s + 1 when some core communicated in superstep s. Only the engine
  * writes them. */
 extern int32_t ebsp_sync_flags[2];
+/* ebsp_put_flags[s % 2] is s + 1 when some core made direct puts in
+ * superstep s (putlog.h); they do not raise the sync flags. */
+extern int32_t ebsp_put_flags[2];
 
 /* ---- the LQCD message API (lqcd.c) ---- */
 

@@ -47,8 +47,9 @@ type machineComm struct {
 	makeTransport func(n int) Transport
 	// writeDirect writes a core's direct puts (drma.go), or nil
 	writeDirect func(pid int)
-	// some core made direct puts, gets, in superstep s (as flags)
-	directPuts, gets syncFlags
+	// some core made direct puts (C memory when shared), gets, in superstep s
+	directPuts *syncFlags
+	gets       syncFlags
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -104,9 +105,9 @@ func (m *Machine) startComm() {
 		mc.limit = defaultCommLimit
 	}
 	if mc.flags == nil {
-		mc.flags = new(syncFlags)
+		mc.flags, mc.directPuts = new(syncFlags), new(syncFlags)
 	}
-	for _, f := range []*syncFlags{mc.flags, &mc.directPuts, &mc.gets} {
+	for _, f := range []*syncFlags{mc.flags, mc.directPuts, &mc.gets} {
 		for i := range f {
 			f[i].Store(0) // an earlier run's superstep s is this run's too
 		}
@@ -192,12 +193,13 @@ func (m *Machine) UseTransport(make func(n int) Transport) {
 	m.comm.makeTransport = make
 }
 
-// ShareSyncFlags makes the engine keep its sync flags in flags, e.g. C
-// memory that the C shim's bsp_sync reads (see superstep.go).
-func (m *Machine) ShareSyncFlags(flags *[2]atomic.Int32) {
+// ShareSyncFlags makes the engine keep its sync flags in flags and its
+// direct-put flags in puts, e.g. C memory that the C shim's bsp_sync reads
+// (see superstep.go).
+func (m *Machine) ShareSyncFlags(flags, puts *[2]atomic.Int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.comm.flags = flags
+	m.comm.flags, m.comm.directPuts = flags, puts
 }
 
 // outBlock is the transport's block for dst in lane, remembered: asking

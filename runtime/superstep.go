@@ -15,7 +15,10 @@ import (
 //	0  finish the superstep's requests: check them, post the lanes
 //	   -- barrier --
 //	1  nobody communicated in this superstep (the sync flags): the sync ends
-//	   here, an empty bsp_sync costs one barrier.
+//	   here, an empty bsp_sync costs one barrier; if some core made direct
+//	   puts (they do not raise the sync flags), each writes them, and one
+//	   more barrier ends the sync: the board's sync, without a call into Go
+//	   in the C shim's loop.
 //	   Else phase A: core 0 checks that registrations and tag sizes agree;
 //	   every core serves the get requests sent to it, reading the sources
 //	   into replies, so every get sees the values from before any put.
@@ -53,7 +56,8 @@ type Barrier interface{ Wait() bool }
 // the loop that the C shim runs itself (capi/core_api.c), fast path
 // included. A core whose pending mirror is clear (no request, no queued
 // message: nothing for the engine) only waits at the barrier; if then the
-// flags say that nobody communicated, the sync is over. It returns false
+// flags say that nobody communicated, the sync is over, after the direct
+// puts and one more barrier if some core made any. It returns false
 // when the run was stopped (by a misuse: TakeError, or elsewhere).
 func (c *Core) Sync(b Barrier) bool {
 	s := c.Superstep()
@@ -66,6 +70,12 @@ func (c *Core) Sync(b Barrier) bool {
 		return false
 	}
 	if !engine && c.m.comm.flags[s%2].Load() != int32(s+1) {
+		if c.m.comm.directPuts[s%2].Load() == int32(s+1) {
+			c.writeDirectPuts()
+			if !b.Wait() {
+				return false
+			}
+		}
 		c.superstep.Add(1)
 		return true
 	}
@@ -189,6 +199,10 @@ func (c *Core) syncPhaseA() int {
 		c.clearQueue()
 		if c.m.comm.atOnce {
 			c.forgetPopped() // no core serves a get or applies a put in this sync
+		}
+		if c.flagged(c.m.comm.directPuts) {
+			c.writeDirectPuts() // and a barrier, as in the shim's fast path
+			return 4
 		}
 		c.endSuperstep()
 		return 0
