@@ -22,7 +22,7 @@
 #include "shim.h"
 #include "comm.h"
 #include "reqlog.h"
-#include "putlog.h"
+#include "direct.h"
 #include "bsplib.h"
 
 #include <e_bsp.h> /* the EBSP core calls, which do the work */
@@ -356,7 +356,7 @@ static void bl_finish_section(void)
     sched_join();
     ebsp_self = NULL;
     reqlog_free_all(cores, n);
-    putlog_free_all(cores, n);
+    direct_free_all(cores, n);
     free_argv(bl.core_argv, n);
     bl.core_argv = NULL;
     bl.cores = NULL;

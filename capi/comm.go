@@ -8,7 +8,7 @@ package main
 #include "shim.h"
 #include "comm.h"
 #include "reqlog.h"
-#include "putlog.h"
+#include "direct.h"
 */
 import "C"
 
@@ -94,27 +94,31 @@ func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer 
 	return addr
 }
 
-//export goBeginDirectPuts
-func goBeginDirectPuts(pid C.int, budget *C.int64_t) C.int {
+//export goBeginDirect
+func goBeginDirect(pid, kind C.int, budget *C.int64_t) C.int {
 	c := coreOf(pid)
 	if c == nil {
 		return 0
 	}
-	n, ok := c.BeginDirectPuts()
+	n, ok := c.BeginDirect(runtime.DirectKind(kind))
 	*budget = C.int64_t(n)
 	return boolInt(ok)
 }
 
-//export goDirectPutsExhausted
-func goDirectPutsExhausted(pid C.int) {
+//export goDirectExhausted
+func goDirectExhausted(pid, kind C.int) {
 	if c := coreOf(pid); c != nil {
-		check(c.DirectPutsExhausted())
+		check(c.DirectExhausted(runtime.DirectKind(kind)))
 	}
 }
 
-// writeDirectPuts is the engine's writer of direct puts: phase B of a sync
-// runs on the core's own thread, whose puts the shim writes.
-func writeDirectPuts(int) { C.putlog_write() }
+// directDRMA carries out direct requests for the engine: its steps run on
+// the core's own thread, whose logs the shim keeps (direct.c).
+type directDRMA struct{}
+
+func (directDRMA) ReadGets(int)  { C.direct_read_gets() }
+func (directDRMA) WriteGets(int) { C.direct_write_gets() }
+func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
 //export goRemoteVariable
 func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {

@@ -9,7 +9,7 @@
 #include "shim.h"
 #include "comm.h"
 #include "reqlog.h"
-#include "putlog.h"
+#include "direct.h"
 #include "smallcopy.h"
 
 #include <e_bsp.h>
@@ -60,12 +60,12 @@ void bsp_pop_reg(const void *variable)
 __attribute__((noinline)) static void put_slow(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
-    int direct = self ? putlog_put(self, pid, src, dst, offset, nbytes) : PUT_ELSEWHERE;
-    if (direct == PUT_LOGGED)
+    int direct = self ? direct_put(self, pid, src, dst, offset, nbytes) : DIRECT_ELSEWHERE;
+    if (direct == DIRECT_LOGGED)
         return;
-    if (direct == PUT_ELSEWHERE && self && reqlog_put(self, pid, src, dst, offset, nbytes))
+    if (direct == DIRECT_ELSEWHERE && self && reqlog_put(self, pid, src, dst, offset, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (direct == PUT_ELSEWHERE && self && drained(self))
+    if (direct == DIRECT_ELSEWHERE && self && drained(self))
         goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
     sched_leave_if_stopped();
 }
@@ -75,7 +75,7 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
     struct ebsp_core *self = ebsp_self;
-    if (!self || !putlog_put_fast(self, pid, src, dst, offset, nbytes))
+    if (!self || !direct_put_fast(self, pid, src, dst, offset, nbytes))
         put_slow(pid, src, dst, offset, nbytes);
 }
 
@@ -113,14 +113,25 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
         hpput_slow(pid, src, dst, offset, nbytes);
 }
 
-void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
+/* bsp_get when the inline fast path cannot take it (see put_slow). */
+__attribute__((noinline)) static void get_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
-    if (self && reqlog_get(self, pid, src, offset, dst, nbytes))
+    int direct = self ? direct_get(self, pid, src, offset, dst, nbytes) : DIRECT_ELSEWHERE;
+    if (direct == DIRECT_LOGGED)
+        return;
+    if (direct == DIRECT_ELSEWHERE && self && reqlog_get(self, pid, src, offset, dst, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (self && drained(self))
+    if (direct == DIRECT_ELSEWHERE && self && drained(self))
         goGet(self->pid, pid, (void *)src, offset, dst, nbytes);
     sched_leave_if_stopped();
+}
+
+void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
+    if (!self || !direct_get_fast(self, pid, src, offset, dst, nbytes))
+        get_slow(pid, src, offset, dst, nbytes);
 }
 
 /* bsp_hpget and bsp_direct_get: read core pid's copy at once. */

@@ -5,7 +5,7 @@
  */
 #include "shim.h"
 #include "reqlog.h"
-#include "putlog.h"
+#include "direct.h"
 
 #include <e_bsp.h>
 #include <stdarg.h>
@@ -43,17 +43,31 @@ unsigned int ebsp_raw_time(void)
 }
 
 int32_t ebsp_sync_flags[2];
-int32_t ebsp_put_flags[2];
+int32_t ebsp_put_flags[2], ebsp_get_flags[2];
 
-/* The end of bsp_sync's fast path: when some core made direct puts (and
- * nobody needs the engine), each core writes its own and waits for the
- * others. 0 when the run was stopped meanwhile. */
-static int fast_sync_puts(int32_t s)
+static int flagged(int32_t *flags, int32_t s)
 {
-    if (atomic_load((_Atomic int32_t *)&ebsp_put_flags[s & 1]) != s + 1)
-        return 1;
-    putlog_write();
-    return sched_barrier(WHERE_SYNC) == 0;
+    return atomic_load((_Atomic int32_t *)&flags[s & 1]) == s + 1;
+}
+
+/* The end of bsp_sync's fast path, when nobody needs the engine but some
+ * core made direct gets or puts (direct.h): the steps of the engine's
+ * syncPhaseA for that case (runtime/superstep.go), with the same barriers.
+ * 0 when the run was stopped meanwhile. */
+static int fast_sync_direct(int32_t s)
+{
+    int gets = flagged(ebsp_get_flags, s), puts = flagged(ebsp_put_flags, s);
+    if (gets) {
+        direct_read_gets();
+        if (sched_barrier(WHERE_SYNC) != 0)
+            return 0;
+        direct_write_gets();
+        if (puts && sched_barrier(WHERE_SYNC) != 0)
+            return 0;
+    }
+    if (puts)
+        direct_write_puts();
+    return !(gets || puts) || sched_barrier(WHERE_SYNC) == 0;
 }
 
 /*
@@ -64,8 +78,8 @@ static int fast_sync_puts(int32_t s)
  * sync_pending mirror is clear) only waits at the barrier, and when the
  * engine's flags then say that nobody communicated, the sync is over with
  * no call into Go (2x cheaper at 16 cores, bench/core) -- after the direct
- * puts (putlog.c) and a second barrier, if some core made any. The engine
- * decides the flags; this only reads them.
+ * gets and puts (direct.h) and their barriers, if some core made any. The
+ * engine decides the flags; this only reads them.
  */
 void bsp_sync(void)
 {
@@ -77,8 +91,8 @@ void bsp_sync(void)
     int engine = atomic_load((_Atomic int32_t *)&self->sync_pending) != 0;
     int step = engine ? goSyncStep(self->pid, 0) : 1;
     if (step > 0 && sched_barrier(WHERE_SYNC) == 0) {
-        if (!engine && atomic_load((_Atomic int32_t *)&ebsp_sync_flags[s & 1]) != s + 1) {
-            if (fast_sync_puts(s))
+        if (!engine && !flagged(ebsp_sync_flags, s)) {
+            if (fast_sync_direct(s))
                 atomic_fetch_add((_Atomic int32_t *)&self->superstep, 1);
         } else
             while ((step = goSyncStep(self->pid, step)) > 0 && sched_barrier(WHERE_SYNC) == 0)

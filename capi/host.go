@@ -51,8 +51,9 @@ func theMachine() (*runtime.Machine, error) {
 			Print: coreLine,
 		})
 		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])),
-			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_put_flags[0])))
-		machine.SetDirectPutWriter(writeDirectPuts)
+			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_put_flags[0])),
+			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_get_flags[0])))
+		machine.SetDirectDRMA(directDRMA{})
 	})
 	return machine, machineErr
 }

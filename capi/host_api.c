@@ -5,7 +5,7 @@
  */
 #include "shim.h"
 #include "reqlog.h"
-#include "putlog.h"
+#include "direct.h"
 
 #include <host_bsp.h>
 
@@ -31,7 +31,7 @@ int ebsp_spmd(void)
         return 0;
     int ok = sched_run(cores, ebsp_active_nprocs);
     reqlog_free_all(cores, ebsp_active_nprocs);
-    putlog_free_all(cores, ebsp_active_nprocs);
+    direct_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);
     if (ebsp_end_cb)
         ebsp_end_cb();

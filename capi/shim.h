@@ -34,12 +34,13 @@ struct ebsp_reqlog {
     size_t used, cap;
 };
 
-/* A core's direct puts (putlog.c): bsp_puts whose target address the shim
- * resolved at the call, written by this core itself in the sync. stamp is
- * superstep+1 of the superstep the engine allowed them in (0: not asked),
- * or minus that when it refused; budget is the bytes left under the
- * engine's communication limit. malloc'ed, owned by the core. */
-struct ebsp_putlog {
+/* A log of a core's direct puts or gets (direct.c): requests whose remote
+ * address the shim resolved at the call, carried out by this core itself
+ * in the sync. stamp is superstep+1 of the superstep the engine allowed
+ * them in (0: not asked), or minus that when it refused; budget is the
+ * bytes left under the engine's communication limit. malloc'ed, owned by
+ * the core. */
+struct ebsp_dlog {
     unsigned char *buf;
     size_t used, cap;
     int64_t budget;
@@ -75,7 +76,7 @@ struct ebsp_core {
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
     struct ebsp_reqlog reqlog;
-    struct ebsp_putlog putlog;
+    struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */
     struct hp_line hp_cache[HP_LINES]; /* remote copies of registered variables (hpcache.c) */
     pthread_t thread;
 };
@@ -188,9 +189,10 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
  * is s + 1 when some core communicated in superstep s. Only the engine
  * writes them. */
 extern int32_t ebsp_sync_flags[2];
-/* ebsp_put_flags[s % 2] is s + 1 when some core made direct puts in
- * superstep s (putlog.h); they do not raise the sync flags. */
-extern int32_t ebsp_put_flags[2];
+/* ebsp_put_flags[s % 2] (ebsp_get_flags) is s + 1 when some core made
+ * direct puts (gets) in superstep s (direct.h); they do not raise the sync
+ * flags. Only the engine writes them. */
+extern int32_t ebsp_put_flags[2], ebsp_get_flags[2];
 
 /* ---- the LQCD message API (lqcd.c) ---- */
 

@@ -38,7 +38,8 @@ enum {
 	twin_core_pending_off    = offsetof(struct ebsp_core, sync_pending),
 	twin_core_pending_size   = sizeof(((struct ebsp_core *)0)->sync_pending),
 	twin_sync_flags_size     = sizeof(ebsp_sync_flags),
-	twin_put_flags_size      = sizeof(ebsp_put_flags)
+	twin_put_flags_size      = sizeof(ebsp_put_flags),
+	twin_get_flags_size      = sizeof(ebsp_get_flags)
 };
 */
 import "C"
@@ -82,8 +83,8 @@ var (
 
 // struct ebsp_core's superstep, tagsize and sync_pending (capi/shim.h) are
 // the engine's own state, which runtime.Core updates in place through the
-// pointers of a runtime.Mirror (shareCore), and ebsp_sync_flags and
-// ebsp_put_flags are the engine's sync and direct-put flags
+// pointers of a runtime.Mirror (shareCore), and ebsp_sync_flags,
+// ebsp_put_flags and ebsp_get_flags are the engine's sync and direct flags
 // (runtime.Machine.ShareSyncFlags), so that the C fast
 // paths read them without a call.
 var (
@@ -95,6 +96,7 @@ var (
 	_ = [1]int{}[C.twin_core_pending_off%unsafe.Alignof(atomic.Int32{})]
 	_ = [1]int{}[C.twin_sync_flags_size-unsafe.Sizeof([2]atomic.Int32{})]
 	_ = [1]int{}[C.twin_put_flags_size-unsafe.Sizeof([2]atomic.Int32{})]
+	_ = [1]int{}[C.twin_get_flags_size-unsafe.Sizeof([2]atomic.Int32{})]
 )
 
 // EPIPHANY_CLOCK_MHZ (capi/shim.h), the cycles ebsp_raw_time counts in C, is

@@ -45,11 +45,11 @@ type machineComm struct {
 	transport Transport
 	// makeTransport makes the transport of a run (nil: shared memory)
 	makeTransport func(n int) Transport
-	// writeDirect writes a core's direct puts (drma.go), or nil
-	writeDirect func(pid int)
-	// some core made direct puts (C memory when shared), gets, in superstep s
-	directPuts *syncFlags
-	gets       syncFlags
+	// direct DRMA (direct.go): the shim's side, or nil; some core made
+	// direct puts, direct gets (C memory when shared), gets in superstep s
+	direct                 DirectDRMA
+	directPuts, directGets *syncFlags
+	gets                   syncFlags
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -105,9 +105,9 @@ func (m *Machine) startComm() {
 		mc.limit = defaultCommLimit
 	}
 	if mc.flags == nil {
-		mc.flags, mc.directPuts = new(syncFlags), new(syncFlags)
+		mc.flags, mc.directPuts, mc.directGets = new(syncFlags), new(syncFlags), new(syncFlags)
 	}
-	for _, f := range []*syncFlags{mc.flags, mc.directPuts, &mc.gets} {
+	for _, f := range []*syncFlags{mc.flags, mc.directPuts, mc.directGets, &mc.gets} {
 		for i := range f {
 			f[i].Store(0) // an earlier run's superstep s is this run's too
 		}
@@ -194,12 +194,12 @@ func (m *Machine) UseTransport(make func(n int) Transport) {
 }
 
 // ShareSyncFlags makes the engine keep its sync flags in flags and its
-// direct-put flags in puts, e.g. C memory that the C shim's bsp_sync reads
-// (see superstep.go).
-func (m *Machine) ShareSyncFlags(flags, puts *[2]atomic.Int32) {
+// direct-put and direct-get flags in puts and gets, e.g. C memory that the
+// C shim's bsp_sync reads (see superstep.go).
+func (m *Machine) ShareSyncFlags(flags, puts, gets *[2]atomic.Int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.comm.flags, m.comm.directPuts = flags, puts
+	m.comm.flags, m.comm.directPuts, m.comm.directGets = flags, puts, gets
 }
 
 // outBlock is the transport's block for dst in lane, remembered: asking

@@ -31,7 +31,7 @@ func init() {
 type drmaState struct {
 	gets   []pendingGet // this superstep's gets, by number
 	found  []foundSlot  // by pid: the last slot found there (bufferedTarget)
-	direct int32        // superstep+1 of the last superstep with direct puts (BeginDirectPuts)
+	direct directState  // direct.go
 }
 
 // foundSlot says that a core's slot-1 was found filled in superstep step-1.
@@ -164,52 +164,6 @@ func (c *Core) applyPut(_ int, r record) {
 	if c.m.stats.on {
 		c.countRecv(len(r.data), false)
 	}
-}
-
-// BeginDirectPuts tells whether this core's puts of this superstep may be
-// direct: resolved and logged by the C shim, which writes them itself in
-// the sync (the board's way, capi/putlog.c), and how many bytes it may log.
-// Direct puts raise their own flag, not the sync flags: a superstep with
-// nothing else needs no call into the engine (superstep.go). Not when the engine must see each put: statistics count them,
-// strict checks are the careful mode, and a transport other than shared
-// memory carries them (a core cannot write into another machine).
-func (c *Core) BeginDirectPuts() (budget int, ok bool) {
-	mc := &c.m.comm
-	if _, shared := mc.transport.(*sharedMemory); !shared || mc.writeDirect == nil || c.m.stats.on || mc.checks == CheckStrict {
-		return 0, false
-	}
-	c.comm.direct = int32(c.Superstep() + 1)
-	c.flag(mc.directPuts)
-	return mc.limit - c.comm.outBytes, true
-}
-
-// putsAfterGets tells whether the direct puts of this superstep must wait
-// for a step of their own: a sender writes them itself, and must not
-// overtake a get reply that its target writes in phase B.
-func (c *Core) putsAfterGets() bool {
-	return c.flagged(c.m.comm.directPuts) && c.flagged(&c.m.comm.gets)
-}
-
-// DirectPutsExhausted is the misuse of a core whose direct puts went over
-// the communication limit.
-func (c *Core) DirectPutsExhausted() *Error { return c.commExhausted("bsp_put") }
-
-// writeDirectPuts has the shim write this core's direct puts: in phase B,
-// after every get of the superstep read its source, or in step 3, after
-// every get reply is in place, or after the first barrier when nobody needs
-// the engine (superstep.go).
-func (c *Core) writeDirectPuts() {
-	if c.comm.direct == int32(c.Superstep()+1) {
-		c.m.comm.writeDirect(c.pid)
-	}
-}
-
-// SetDirectPutWriter lets cores put directly (BeginDirectPuts): write
-// writes core pid's logged puts. Set once by the C shim.
-func (m *Machine) SetDirectPutWriter(write func(pid int)) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.comm.writeDirect = write
 }
 
 // HPPut is bsp_hpput: written into the target's variable at once.

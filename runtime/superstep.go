@@ -15,22 +15,27 @@ import (
 //	0  finish the superstep's requests: check them, post the lanes
 //	   -- barrier --
 //	1  nobody communicated in this superstep (the sync flags): the sync ends
-//	   here, an empty bsp_sync costs one barrier; if some core made direct
-//	   puts (they do not raise the sync flags), each writes them, and one
-//	   more barrier ends the sync: the board's sync, without a call into Go
-//	   in the C shim's loop.
+//	   here, an empty bsp_sync costs one barrier -- unless some core made
+//	   direct requests (direct.go; they raise flags of their own): then
+//	   each core reads its direct gets' sources, -- barrier -- writes
+//	   their destinations (step 5), -- barrier -- writes its direct puts
+//	   (step 3), -- barrier -- and the sync ends (step 4), each step only
+//	   if some core made such requests: the board's sync, which the C
+//	   shim's loop runs without a call into Go.
 //	   Else phase A: core 0 checks that registrations and tag sizes agree;
 //	   every core serves the get requests sent to it, reading the sources
-//	   into replies, so every get sees the values from before any put.
+//	   into replies, and reads its direct gets' sources, so every get sees
+//	   the values from before any put.
 //	   -- barrier --
-//	2  phase B: every core writes its get replies, applies the puts and
-//	   queues the messages sent to it (by source pid, then issue order),
-//	   installs registrations and the tag size; then writes its own direct
-//	   puts (drma.go), unless step 3 must.
+//	2  phase B: every core writes its direct gets' destinations and its get
+//	   replies, applies the puts and queues the messages sent to it (by
+//	   source pid, then issue order), installs registrations and the tag
+//	   size; then writes its own direct puts, unless step 3 must.
 //	   -- barrier --
 //	3  only when some core made direct puts and some core gets in this
-//	   superstep: the direct puts are written here, once every get reply
-//	   is in place, so that a put wins over a get to the same bytes.
+//	   superstep: the direct puts are written here, once every get
+//	   destination is written, so that a put wins over a get to the same
+//	   bytes.
 //	   -- barrier --
 //	4  every core empties its blocks; the next superstep may reuse buffers
 //	   and use bsp_hpput safely.
@@ -70,13 +75,12 @@ func (c *Core) Sync(b Barrier) bool {
 		return false
 	}
 	if !engine && c.m.comm.flags[s%2].Load() != int32(s+1) {
-		if c.m.comm.directPuts[s%2].Load() == int32(s+1) {
-			c.writeDirectPuts()
+		// the shim's fast path does these steps itself, in C
+		for step = c.syncDirectOnly(); step > 0; step = c.syncStep(step) {
 			if !b.Wait() {
 				return false
 			}
 		}
-		c.superstep.Add(1)
 		return true
 	}
 	for step = c.SyncStep(step); step > 0; step = c.SyncStep(step) {
@@ -105,25 +109,41 @@ func (c *Core) SyncStep(step int) int {
 	return next
 }
 
+// The steps (see the top of this file), as SyncStep numbers them.
+const (
+	stepFinish = iota // 0
+	stepPhaseA        // 1
+	stepPhaseB        // 2
+	stepPuts          // 3: direct puts after the get destinations
+	stepDone          // 4
+	stepGets          // direct gets' destinations, when only direct requests were made
+)
+
 func (c *Core) syncStep(step int) int {
 	switch step {
-	case 0:
+	case stepFinish:
 		return c.syncFinishRequests()
-	case 1:
+	case stepPhaseA:
 		return c.syncPhaseA()
-	case 2:
+	case stepPhaseB:
 		c.syncPhaseB()
 		if c.comm.err != nil {
 			return 0
 		}
 		if c.putsAfterGets() {
-			return 3
+			return stepPuts
 		}
 		c.writeDirectPuts()
-		return 4
-	case 3:
+		return stepDone
+	case stepGets:
+		c.writeDirectGets()
+		if c.flagged(c.m.comm.directPuts) {
+			return stepPuts
+		}
+		return stepDone
+	case stepPuts:
 		c.writeDirectPuts()
-		return 4
+		return stepDone
 	default:
 		c.syncDone()
 		return 0
@@ -200,14 +220,10 @@ func (c *Core) syncPhaseA() int {
 		if c.m.comm.atOnce {
 			c.forgetPopped() // no core serves a get or applies a put in this sync
 		}
-		if c.flagged(c.m.comm.directPuts) {
-			c.writeDirectPuts() // and a barrier, as in the shim's fast path
-			return 4
-		}
-		c.endSuperstep()
-		return 0
+		return c.syncDirectOnly()
 	}
 	c.deliver(laneRequests)
+	c.readDirectGets()
 	if c.pid == 0 {
 		if err := c.checkAgreement(); err != nil {
 			return c.fail(err)
@@ -220,7 +236,24 @@ func (c *Core) syncPhaseA() int {
 	return 2
 }
 
+// syncDirectOnly is step 1 when nobody needs the engine in this superstep:
+// the direct requests' steps, if any, with the barriers of the shim's fast
+// path (capi/core_api.c fast_sync_direct).
+func (c *Core) syncDirectOnly() int {
+	if c.flagged(c.m.comm.directGets) {
+		c.readDirectGets()
+		return stepGets
+	}
+	if c.flagged(c.m.comm.directPuts) {
+		c.writeDirectPuts()
+		return stepDone
+	}
+	c.endSuperstep()
+	return 0
+}
+
 func (c *Core) syncPhaseB() {
+	c.writeDirectGets() // every core has read (phase A)
 	c.deliver(laneReplies)
 	c.comm.gets = c.comm.gets[:0]
 	c.clearQueue()

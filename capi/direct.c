@@ -1,0 +1,140 @@
+/*
+ * The direct logs (direct.h): entries of a header and bytes, padded to 8,
+ * carried out in issue order.
+ */
+#include "direct.h"
+
+#include <stdlib.h>
+
+enum { LOG_MIN = 4096 };
+
+/* Asks the engine once per superstep and kind; remembers its answer. */
+static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
+{
+    int32_t now = atomic_load((_Atomic int32_t *)&self->superstep) + 1;
+    if (log->stamp == now)
+        return 1;
+    if (log->stamp == -now)
+        return 0;
+    int64_t budget = 0;
+    int ok = goBeginDirect(self->pid, kind, &budget);
+    log->stamp = ok ? now : -now;
+    log->budget = budget;
+    return ok;
+}
+
+__attribute__((noinline)) static int grow(struct ebsp_dlog *log, size_t size)
+{
+    size_t cap = log->cap ? log->cap : LOG_MIN;
+    while (cap < log->used + size)
+        cap *= 2;
+    unsigned char *buf = realloc(log->buf, cap);
+    if (!buf)
+        return 0;
+    log->buf = buf;
+    log->cap = cap;
+    return 1;
+}
+
+/* Room for an entry of size bytes in log, for a request of kind that the
+ * cache resolved; *status says why not when it returns NULL. */
+static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, int kind, size_t size, int *status)
+{
+    *status = DIRECT_ELSEWHERE;
+    if ((int64_t)size > log->budget) {
+        goDirectExhausted(self->pid, kind);
+        *status = DIRECT_STOPPED;
+        return NULL;
+    }
+    if (log->used + size > log->cap && !grow(log, size))
+        return NULL;
+    void *e = log->buf + log->used;
+    log->used += size;
+    log->budget -= (int64_t)size;
+    *status = DIRECT_LOGGED;
+    return e;
+}
+
+int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    if (!src || !allowed(self, &self->puts, DIRECT_PUT))
+        return DIRECT_ELSEWHERE;
+    char *remote = hp_remote(self, pid, dst, offset, nbytes);
+    if (!remote)
+        return DIRECT_ELSEWHERE;
+    int status;
+    struct put_entry *e = entry(self, &self->puts, DIRECT_PUT, sizeof *e + direct_padded((size_t)nbytes), &status);
+    if (e) {
+        e->target = remote + offset;
+        e->nbytes = (size_t)nbytes;
+        copy_small(e + 1, src, (size_t)nbytes);
+    }
+    return status;
+}
+
+int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    if (!dst || !allowed(self, &self->gets, DIRECT_GET))
+        return DIRECT_ELSEWHERE;
+    char *remote = hp_remote(self, pid, src, offset, nbytes);
+    if (!remote)
+        return DIRECT_ELSEWHERE;
+    int status;
+    struct get_entry *e = entry(self, &self->gets, DIRECT_GET, sizeof *e + direct_padded((size_t)nbytes), &status);
+    if (e) {
+        e->source = remote + offset;
+        e->dst = dst;
+        e->nbytes = (size_t)nbytes;
+    }
+    return status;
+}
+
+void direct_read_gets(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self)
+        return;
+    struct ebsp_dlog *log = &self->gets;
+    for (size_t at = 0; at < log->used;) {
+        struct get_entry *e = (struct get_entry *)(log->buf + at);
+        copy_small(e + 1, e->source, e->nbytes);
+        at += sizeof *e + direct_padded(e->nbytes);
+    }
+}
+
+void direct_write_gets(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self)
+        return;
+    struct ebsp_dlog *log = &self->gets;
+    for (size_t at = 0; at < log->used;) {
+        struct get_entry *e = (struct get_entry *)(log->buf + at);
+        copy_small(e->dst, e + 1, e->nbytes);
+        at += sizeof *e + direct_padded(e->nbytes);
+    }
+    log->used = 0;
+}
+
+void direct_write_puts(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self)
+        return;
+    struct ebsp_dlog *log = &self->puts;
+    for (size_t at = 0; at < log->used;) {
+        struct put_entry *e = (struct put_entry *)(log->buf + at);
+        copy_small(e->target, e + 1, e->nbytes);
+        at += sizeof *e + direct_padded(e->nbytes);
+    }
+    log->used = 0;
+}
+
+void direct_free_all(struct ebsp_core *cores, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(cores[i].puts.buf);
+        free(cores[i].gets.buf);
+        cores[i].puts = cores[i].gets = (struct ebsp_dlog){0};
+    }
+}

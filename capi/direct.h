@@ -1,0 +1,119 @@
+/*
+ * Direct DRMA: the board's way of doing bsp_put and bsp_get. The remote
+ * address is resolved at the call (the registration cache of hpcache.c)
+ * and the request goes into one of the core's two direct logs; in the
+ * sync the core carries out its own requests: it reads its gets' sources
+ * once every core is in the sync, writes their destinations once every
+ * core has read, and writes its puts after that. A put copies twice (into
+ * the log at the call, to the target in the sync), a get twice (into the
+ * log, then to the destination: a destination may be a registered
+ * variable that another core's get reads in the same sync), and nothing
+ * is parsed or packed. The engine decides per superstep whether a core may
+ * put or get this way (not with statistics or strict checks, see
+ * runtime.Core.BeginDirect) and the order of the steps (runtime/superstep.go);
+ * a request the cache cannot resolve takes the request log instead, where
+ * the engine reports what is wrong with it.
+ */
+#ifndef EBSP_DIRECT_H
+#define EBSP_DIRECT_H
+
+#include "shim.h"
+#include "smallcopy.h"
+
+/* What direct_put / direct_get did with a request. */
+enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
+                                or the engine refused this superstep */
+       DIRECT_LOGGED = 1,
+       DIRECT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
+
+/* The kinds, as goBeginDirect knows them (runtime.DirectKind). */
+enum { DIRECT_PUT = 0, DIRECT_GET = 1 };
+
+int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
+int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
+
+struct put_entry {
+    void *target; /* the byte the put starts at, in the target core's copy */
+    size_t nbytes;
+};
+
+struct get_entry {
+    const void *source; /* the byte the get starts at, in the source core's copy */
+    void *dst;
+    size_t nbytes;
+};
+
+/* Entry sizes: the header, then the bytes (a put's source, a get's copy
+ * of its source), padded to 8. */
+static inline size_t direct_padded(size_t nbytes) { return (nbytes + 7) & ~(size_t)7; }
+
+/* The stamp of a log allowed in the current superstep. */
+static inline int32_t direct_stamp(struct ebsp_core *self)
+{
+    return atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
+}
+
+/* A new entry of size bytes in a log allowed in this superstep when it has
+ * room, else NULL. */
+static inline void *direct_fast_entry(struct ebsp_dlog *log, size_t size)
+{
+    if (log->used + size > log->cap || (int64_t)size > log->budget)
+        return NULL;
+    void *e = log->buf + log->used;
+    log->used += size;
+    log->budget -= (int64_t)size;
+    return e;
+}
+
+/* direct_put when everything is known already (the engine allowed direct
+ * puts in this superstep, the target is in the registration cache, the log
+ * has room): inline in bsp_put, no call. 0 when direct_put must decide. */
+static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    int32_t stamp = direct_stamp(self);
+    if (!src || self->puts.stamp != stamp)
+        return 0;
+    char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
+    struct put_entry *e = remote ? direct_fast_entry(&self->puts, sizeof *e + direct_padded((size_t)nbytes)) : NULL;
+    if (!e)
+        return 0;
+    e->target = remote + offset;
+    e->nbytes = (size_t)nbytes;
+    copy_small(e + 1, src, (size_t)nbytes);
+    return 1;
+}
+
+/* direct_get's fast path, inline in bsp_get; 0 when direct_get must decide. */
+static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    int32_t stamp = direct_stamp(self);
+    if (!dst || self->gets.stamp != stamp)
+        return 0;
+    char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);
+    struct get_entry *e = remote ? direct_fast_entry(&self->gets, sizeof *e + direct_padded((size_t)nbytes)) : NULL;
+    if (!e)
+        return 0;
+    e->source = remote + offset;
+    e->dst = dst;
+    e->nbytes = (size_t)nbytes;
+    return 1;
+}
+
+/* The steps of the sync, each on the calling core's own logs (the engine
+ * calls them on the core's thread, capi/comm.go; so does bsp_sync's fast
+ * path): read the gets' sources, write the gets' destinations, write the
+ * puts, each in issue order; the writes empty their log. */
+void direct_read_gets(void);
+void direct_write_gets(void);
+void direct_write_puts(void);
+
+/* Run end: returns the logs' memory, dropping requests never synced. */
+void direct_free_all(struct ebsp_core *cores, int n);
+
+/* Go: whether core pid may make direct requests of kind (DIRECT_PUT,
+ * DIRECT_GET) in this superstep, and the bytes it may log
+ * (capi/comm.go); and the engine's report of a log over that. */
+extern int goBeginDirect(int pid, int kind, int64_t *budget);
+extern void goDirectExhausted(int pid, int kind);
+
+#endif

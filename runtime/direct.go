@@ -1,0 +1,108 @@
+package runtime
+
+// Direct DRMA: the board's bsp_put and bsp_get. The C shim resolves a
+// request's remote address at the call (RemoteVariable, cached) and logs
+// it; in the sync each core carries out its own requests when the engine
+// says so (capi/direct.c). The engine decides whether a core may, and the
+// order: every get reads its source after the first barrier, before any
+// put is written; a get's destination is written after every core has
+// read (it may be a registered variable another core gets from); a put is
+// written after the get replies and direct gets that could write the same
+// bytes (a put wins over a get). Direct requests raise their own flags, not
+// the sync flags: a superstep with nothing else needs no call into the
+// engine (superstep.go, and bsp_sync's fast path in capi/core_api.c).
+
+// DirectKind is a kind of direct request.
+type DirectKind int
+
+const (
+	DirectPut DirectKind = iota
+	DirectGet
+)
+
+// DirectDRMA is the C shim's side of direct requests: each method carries
+// out the calling core's own logged requests (it runs on the core's thread).
+type DirectDRMA interface {
+	ReadGets(pid int)  // read the gets' sources
+	WriteGets(pid int) // write the gets' destinations
+	WritePuts(pid int) // write the puts
+}
+
+// directState is superstep+1 of the last superstep in which the core was
+// allowed direct requests of each kind.
+type directState [2]int32
+
+// SetDirectDRMA lets cores make direct requests (BeginDirect), carried
+// out by d. Set once by the C shim.
+func (m *Machine) SetDirectDRMA(d DirectDRMA) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.direct = d
+}
+
+// BeginDirect tells whether this core's requests of kind may be direct in
+// this superstep, and how many bytes it may log. Not when the engine must
+// see each request: statistics count them, strict checks are the careful
+// mode, and a transport other than shared memory carries them (a core
+// cannot reach into another machine).
+func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
+	mc := &c.m.comm
+	if _, shared := mc.transport.(*sharedMemory); !shared || mc.direct == nil || c.m.stats.on || mc.checks == CheckStrict {
+		return 0, false
+	}
+	c.comm.direct[kind] = int32(c.Superstep() + 1)
+	c.flag(c.directFlags(kind))
+	return mc.limit - c.comm.outBytes, true
+}
+
+func (c *Core) directFlags(kind DirectKind) *syncFlags {
+	if kind == DirectGet {
+		return c.m.comm.directGets
+	}
+	return c.m.comm.directPuts
+}
+
+// DirectExhausted is the misuse of a core whose direct requests of kind
+// went over the communication limit.
+func (c *Core) DirectExhausted(kind DirectKind) *Error {
+	if kind == DirectGet {
+		return c.commExhausted("bsp_get")
+	}
+	return c.commExhausted("bsp_put")
+}
+
+// madeDirect tells whether this core was allowed direct requests of kind
+// in this superstep (it may have logged some).
+func (c *Core) madeDirect(kind DirectKind) bool {
+	return c.comm.direct[kind] == int32(c.Superstep()+1)
+}
+
+// readDirectGets: after the first barrier, before any put is written.
+func (c *Core) readDirectGets() {
+	if c.madeDirect(DirectGet) {
+		c.m.comm.direct.ReadGets(c.pid)
+	}
+}
+
+// writeDirectGets: after every core read its gets' sources.
+func (c *Core) writeDirectGets() {
+	if c.madeDirect(DirectGet) {
+		c.m.comm.direct.WriteGets(c.pid)
+	}
+}
+
+// writeDirectPuts: after every get read its source, and after every get
+// destination that a put could overwrite is written (putsAfterGets).
+func (c *Core) writeDirectPuts() {
+	if c.madeDirect(DirectPut) {
+		c.m.comm.direct.WritePuts(c.pid)
+	}
+}
+
+// putsAfterGets tells whether the direct puts of this superstep must wait
+// for a step of their own in a sync that runs the engine's phases: a
+// sender writes them itself, and must not overtake a get destination that
+// its target writes in phase B.
+func (c *Core) putsAfterGets() bool {
+	return c.flagged(c.m.comm.directPuts) && (c.flagged(&c.m.comm.gets) || c.flagged(c.m.comm.directGets))
+}
