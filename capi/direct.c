@@ -63,11 +63,11 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct put_entry *e = entry(self, &self->puts, DIRECT_PUT, sizeof *e + direct_padded((size_t)nbytes), &status);
+    struct put_entry *e = entry(self, &self->puts, DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
     if (e) {
         e->target = remote + offset;
         e->nbytes = (size_t)nbytes;
-        copy_small(e + 1, src, (size_t)nbytes);
+        copy_small(put_bytes(e), src, (size_t)nbytes);
     }
     return status;
 }
@@ -80,7 +80,7 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct get_entry *e = entry(self, &self->gets, DIRECT_GET, sizeof *e + direct_padded((size_t)nbytes), &status);
+    struct get_entry *e = entry(self, &self->gets, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
     if (e) {
         e->source = remote + offset;
         e->dst = dst;
@@ -97,8 +97,8 @@ void direct_read_gets(void)
     struct ebsp_dlog *log = &self->gets;
     for (size_t at = 0; at < log->used;) {
         struct get_entry *e = (struct get_entry *)(log->buf + at);
-        copy_small(e + 1, e->source, e->nbytes);
-        at += sizeof *e + direct_padded(e->nbytes);
+        copy_small(get_bytes(e), e->source, e->nbytes);
+        at += get_entry_size(e->nbytes);
     }
 }
 
@@ -110,8 +110,8 @@ void direct_write_gets(void)
     struct ebsp_dlog *log = &self->gets;
     for (size_t at = 0; at < log->used;) {
         struct get_entry *e = (struct get_entry *)(log->buf + at);
-        copy_small(e->dst, e + 1, e->nbytes);
-        at += sizeof *e + direct_padded(e->nbytes);
+        copy_small(e->dst, get_bytes(e), e->nbytes);
+        at += get_entry_size(e->nbytes);
     }
     log->used = 0;
 }
@@ -124,8 +124,8 @@ void direct_write_puts(void)
     struct ebsp_dlog *log = &self->puts;
     for (size_t at = 0; at < log->used;) {
         struct put_entry *e = (struct put_entry *)(log->buf + at);
-        copy_small(e->target, e + 1, e->nbytes);
-        at += sizeof *e + direct_padded(e->nbytes);
+        copy_small(e->target, put_bytes(e), e->nbytes);
+        at += put_entry_size(e->nbytes);
     }
     log->used = 0;
 }

@@ -43,9 +43,13 @@ struct get_entry {
     size_t nbytes;
 };
 
-/* Entry sizes: the header, then the bytes (a put's source, a get's copy
- * of its source), padded to 8. */
+/* An entry is its header, then its bytes (a put's source, a get's copy of
+ * its source), each padded to 8 (headers are 12 bytes on i386). */
 static inline size_t direct_padded(size_t nbytes) { return (nbytes + 7) & ~(size_t)7; }
+static inline size_t put_entry_size(size_t nbytes) { return direct_padded(sizeof(struct put_entry)) + direct_padded(nbytes); }
+static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof(struct get_entry)) + direct_padded(nbytes); }
+static inline void *put_bytes(struct put_entry *e) { return (char *)e + direct_padded(sizeof *e); }
+static inline void *get_bytes(struct get_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 
 /* The stamp of a log allowed in the current superstep. */
 static inline int32_t direct_stamp(struct ebsp_core *self)
@@ -74,12 +78,12 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     if (!src || self->puts.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
-    struct put_entry *e = remote ? direct_fast_entry(&self->puts, sizeof *e + direct_padded((size_t)nbytes)) : NULL;
+    struct put_entry *e = remote ? direct_fast_entry(&self->puts, put_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
     e->target = remote + offset;
     e->nbytes = (size_t)nbytes;
-    copy_small(e + 1, src, (size_t)nbytes);
+    copy_small(put_bytes(e), src, (size_t)nbytes);
     return 1;
 }
 
@@ -90,7 +94,7 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     if (!dst || self->gets.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);
-    struct get_entry *e = remote ? direct_fast_entry(&self->gets, sizeof *e + direct_padded((size_t)nbytes)) : NULL;
+    struct get_entry *e = remote ? direct_fast_entry(&self->gets, get_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
     e->source = remote + offset;
