@@ -6,8 +6,6 @@
 
 #include <stdlib.h>
 
-enum { LOG_MIN = 4096 };
-
 /* Asks the engine once per superstep and kind; remembers its answer. */
 static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
 {
@@ -23,19 +21,6 @@ static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
     return ok;
 }
 
-__attribute__((noinline)) static int grow(struct ebsp_dlog *log, size_t size)
-{
-    size_t cap = log->cap ? log->cap : LOG_MIN;
-    while (cap < log->used + size)
-        cap *= 2;
-    unsigned char *buf = realloc(log->buf, cap);
-    if (!buf)
-        return 0;
-    log->buf = buf;
-    log->cap = cap;
-    return 1;
-}
-
 /* Room for an entry of size bytes in log, for a request of kind that the
  * cache resolved; *status says why not when it returns NULL. */
 static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, int kind, size_t size, int *status)
@@ -46,10 +31,11 @@ static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, int kind, size
         *status = DIRECT_STOPPED;
         return NULL;
     }
-    if (log->used + size > log->cap && !grow(log, size))
+    struct ebsp_bytes *b = &log->log;
+    if (b->used + size > b->cap && !bytes_reserve(b, size))
         return NULL;
-    void *e = log->buf + log->used;
-    log->used += size;
+    void *e = b->buf + b->used;
+    b->used += size;
     log->budget -= (int64_t)size;
     *status = DIRECT_LOGGED;
     return e;
@@ -94,7 +80,7 @@ void direct_read_gets(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
-    struct ebsp_dlog *log = &self->gets;
+    struct ebsp_bytes *log = &self->gets.log;
     for (size_t at = 0; at < log->used;) {
         struct get_entry *e = (struct get_entry *)(log->buf + at);
         copy_small(get_bytes(e), e->source, e->nbytes);
@@ -107,7 +93,7 @@ void direct_write_gets(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
-    struct ebsp_dlog *log = &self->gets;
+    struct ebsp_bytes *log = &self->gets.log;
     for (size_t at = 0; at < log->used;) {
         struct get_entry *e = (struct get_entry *)(log->buf + at);
         copy_small(e->dst, get_bytes(e), e->nbytes);
@@ -121,7 +107,7 @@ void direct_write_puts(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
-    struct ebsp_dlog *log = &self->puts;
+    struct ebsp_bytes *log = &self->puts.log;
     for (size_t at = 0; at < log->used;) {
         struct put_entry *e = (struct put_entry *)(log->buf + at);
         copy_small(e->target, put_bytes(e), e->nbytes);
@@ -133,8 +119,8 @@ void direct_write_puts(void)
 void direct_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
-        free(cores[i].puts.buf);
-        free(cores[i].gets.buf);
+        free(cores[i].puts.log.buf);
+        free(cores[i].gets.log.buf);
         cores[i].puts = cores[i].gets = (struct ebsp_dlog){0};
     }
 }

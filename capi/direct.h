@@ -61,10 +61,11 @@ static inline int32_t direct_stamp(struct ebsp_core *self)
  * room, else NULL. */
 static inline void *direct_fast_entry(struct ebsp_dlog *log, size_t size)
 {
-    if (log->used + size > log->cap || (int64_t)size > log->budget)
+    struct ebsp_bytes *b = &log->log;
+    if (b->used + size > b->cap || (int64_t)size > log->budget)
         return NULL;
-    void *e = log->buf + log->used;
-    log->used += size;
+    void *e = b->buf + b->used;
+    b->used += size;
     log->budget -= (int64_t)size;
     return e;
 }

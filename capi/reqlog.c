@@ -27,7 +27,7 @@ static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 void reqlog_drain(struct ebsp_core *self)
 {
-    struct ebsp_reqlog *log = &self->reqlog;
+    struct ebsp_bytes *log = &self->reqlog;
     if (log->used == 0)
         return;
     if (!sched_stopped())
@@ -38,7 +38,7 @@ void reqlog_drain(struct ebsp_core *self)
 /* Makes room for size more bytes: drains a full log, else grows it. */
 __attribute__((noinline)) static int make_room(struct ebsp_core *self, size_t size)
 {
-    struct ebsp_reqlog *log = &self->reqlog;
+    struct ebsp_bytes *log = &self->reqlog;
     if (log->used > 0 && log->used + size > DRAIN_AT) {
         reqlog_drain(self);
         if (sched_stopped())
@@ -46,21 +46,26 @@ __attribute__((noinline)) static int make_room(struct ebsp_core *self, size_t si
         if (size <= log->cap)
             return 1;
     }
-    size_t cap = log->cap ? log->cap : LOG_MIN;
-    while (cap < log->used + size)
+    return bytes_reserve(log, size);
+}
+
+int bytes_reserve(struct ebsp_bytes *b, size_t size)
+{
+    size_t cap = b->cap ? b->cap : LOG_MIN;
+    while (cap < b->used + size)
         cap *= 2;
-    unsigned char *buf = realloc(log->buf, cap);
+    unsigned char *buf = realloc(b->buf, cap);
     if (!buf)
         return 0;
-    log->buf = buf;
-    log->cap = cap;
+    b->buf = buf;
+    b->cap = cap;
     return 1;
 }
 
 /* A new entry with room for inline bytes after it, or NULL. */
 static inline struct reqlog_entry *append(struct ebsp_core *self, uint32_t kind, size_t inline_bytes)
 {
-    struct ebsp_reqlog *log = &self->reqlog;
+    struct ebsp_bytes *log = &self->reqlog;
     size_t size = sizeof(struct reqlog_entry) + pad8(inline_bytes);
     if (log->used + size > log->cap && !make_room(self, size))
         return NULL;
@@ -122,6 +127,6 @@ void reqlog_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
         free(cores[i].reqlog.buf);
-        cores[i].reqlog = (struct ebsp_reqlog){0};
+        cores[i].reqlog = (struct ebsp_bytes){0};
     }
 }

@@ -27,12 +27,13 @@ enum ebsp_where {
     WHERE_LQCD_WAIT   /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
 };
 
-/* A core's request log (reqlog.c): bsp_put, bsp_get and bsp_send recorded
- * in C since the last drain into the engine. malloc'ed, owned by the core. */
-struct ebsp_reqlog {
+/* Bytes in malloc'ed memory that grows by doubling: the request logs. */
+struct ebsp_bytes {
     unsigned char *buf;
     size_t used, cap;
 };
+/* Makes room for size more bytes (reqlog.c); 0 when out of memory. */
+int bytes_reserve(struct ebsp_bytes *b, size_t size);
 
 /* A log of a core's direct puts or gets (direct.c): requests whose remote
  * address the shim resolved at the call, carried out by this core itself
@@ -41,8 +42,7 @@ struct ebsp_reqlog {
  * bytes left under the engine's communication limit. malloc'ed, owned by
  * the core. */
 struct ebsp_dlog {
-    unsigned char *buf;
-    size_t used, cap;
+    struct ebsp_bytes log;
     int64_t budget;
     int32_t stamp;
 };
@@ -75,7 +75,8 @@ struct ebsp_core {
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (runtime.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
-    struct ebsp_reqlog reqlog;
+    struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
+                                 the last drain into the engine (reqlog.c) */
     struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */
     struct hp_line hp_cache[HP_LINES]; /* remote copies of registered variables (hpcache.c) */
     pthread_t thread;
