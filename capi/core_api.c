@@ -62,11 +62,9 @@ static int fast_sync_direct(int32_t s)
         if (sched_barrier(WHERE_SYNC) != 0)
             return 0;
         direct_write_gets();
-        if (puts && sched_barrier(WHERE_SYNC) != 0)
-            return 0;
     }
     if (puts)
-        direct_write_puts();
+        direct_apply_puts();
     return !(gets || puts) || sched_barrier(WHERE_SYNC) == 0;
 }
 
