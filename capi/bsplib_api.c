@@ -278,7 +278,6 @@ static void bl_start_section(long long P, const void *caller)
     bl.main = main_entry;
     bl.core_argv = argvs;
     bl.cores = cores;
-    direct_start_run(cores, n);
     bl.nprocs = n;
     const void *spmd_code = bl.spmd ? (const void *)bl.spmd : (const void *)main_entry;
     const void *spmd_base = object_base(spmd_code);

@@ -118,7 +118,7 @@ type directDRMA struct{}
 
 func (directDRMA) ReadGets(int)  { C.direct_read_gets() }
 func (directDRMA) WriteGets(int) { C.direct_write_gets() }
-func (directDRMA) ApplyPuts(int) { C.direct_apply_puts() }
+func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
 //export goRemoteVariable
 func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {

@@ -62,9 +62,11 @@ static int fast_sync_direct(int32_t s)
         if (sched_barrier(WHERE_SYNC) != 0)
             return 0;
         direct_write_gets();
+        if (puts && sched_barrier(WHERE_SYNC) != 0)
+            return 0;
     }
     if (puts)
-        direct_apply_puts();
+        direct_write_puts();
     return !(gets || puts) || sched_barrier(WHERE_SYNC) == 0;
 }
 

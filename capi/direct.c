@@ -6,16 +6,6 @@
 
 #include <stdlib.h>
 
-/* The run's cores, whose put logs direct_apply_puts reads. */
-static struct ebsp_core *run_cores;
-static int run_n;
-
-void direct_start_run(struct ebsp_core *cores, int n)
-{
-    run_cores = cores;
-    run_n = n;
-}
-
 /* Asks the engine once per superstep and kind; remembers its answer. */
 static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
 {
@@ -24,19 +14,16 @@ static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
         return 1;
     if (log->stamp == -now)
         return 0;
-    if (kind == DIRECT_PUT && !log->to && run_n > 0)
-        log->to = calloc((size_t)run_n, sizeof *log->to);
     int64_t budget = 0;
-    int ok = (kind == DIRECT_GET || log->to) && goBeginDirect(self->pid, kind, &budget);
+    int ok = goBeginDirect(self->pid, kind, &budget);
     log->stamp = ok ? now : -now;
     log->budget = budget;
     return ok;
 }
 
-/* Room for an entry of size bytes in b, one of log's logs, for a request
- * of kind that the cache resolved; *status says why not when it returns
- * NULL. */
-static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, struct ebsp_bytes *b, int kind, size_t size, int *status)
+/* Room for an entry of size bytes in log, for a request of kind that the
+ * cache resolved; *status says why not when it returns NULL. */
+static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, int kind, size_t size, int *status)
 {
     *status = DIRECT_ELSEWHERE;
     if ((int64_t)size > log->budget) {
@@ -44,6 +31,7 @@ static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, struct ebsp_by
         *status = DIRECT_STOPPED;
         return NULL;
     }
+    struct ebsp_bytes *b = &log->log;
     if (b->used + size > b->cap && !bytes_reserve(b, size))
         return NULL;
     void *e = b->buf + b->used;
@@ -61,7 +49,7 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct put_entry *e = entry(self, &self->puts, &self->puts.to[pid], DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
+    struct put_entry *e = entry(self, &self->puts, DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
     if (e) {
         e->target = remote + offset;
         e->nbytes = (size_t)nbytes;
@@ -78,7 +66,7 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct get_entry *e = entry(self, &self->gets, &self->gets.log, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
+    struct get_entry *e = entry(self, &self->gets, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
     if (e) {
         e->source = remote + offset;
         e->dst = dst;
@@ -114,34 +102,25 @@ void direct_write_gets(void)
     log->used = 0;
 }
 
-void direct_apply_puts(void)
+void direct_write_puts(void)
 {
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
-    for (int src = 0; src < run_n; src++) {
-        struct ebsp_bytes *to = run_cores[src].puts.to;
-        if (!to || to[self->pid].used == 0)
-            continue;
-        struct ebsp_bytes *log = &to[self->pid];
-        for (size_t at = 0; at < log->used;) {
-            struct put_entry *e = (struct put_entry *)(log->buf + at);
-            copy_small(e->target, put_bytes(e), e->nbytes);
-            at += put_entry_size(e->nbytes);
-        }
-        log->used = 0;
+    struct ebsp_bytes *log = &self->puts.log;
+    for (size_t at = 0; at < log->used;) {
+        struct put_entry *e = (struct put_entry *)(log->buf + at);
+        copy_small(e->target, put_bytes(e), e->nbytes);
+        at += put_entry_size(e->nbytes);
     }
+    log->used = 0;
 }
 
 void direct_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
-        for (int t = 0; cores[i].puts.to && t < n; t++)
-            free(cores[i].puts.to[t].buf);
-        free(cores[i].puts.to);
+        free(cores[i].puts.log.buf);
         free(cores[i].gets.log.buf);
         cores[i].puts = cores[i].gets = (struct ebsp_dlog){0};
     }
-    if (cores == run_cores)
-        direct_start_run(NULL, 0);
 }

@@ -1,16 +1,14 @@
 /*
- * Direct DRMA: bsp_put and bsp_get without the engine's parsing and
- * packing. The remote address is resolved at the call (the registration
- * cache of hpcache.c), as the board does, and the request goes into a log:
- * a get into the core's get log, a put into its log for the destination
- * core. In the sync each core reads its gets' sources once every core is
- * in the sync; once every core has read, it writes its gets' destinations
- * and then applies the puts logged for it, by source pid, then in issue
- * order (so a put wins over a get, and overlapping puts end the same way in
- * every run). A put copies twice (into the log at the call, to the target
- * in the sync), a get twice (into the log, then to the destination: a
- * destination may be a registered variable that another core's get reads
- * in the same sync). The engine decides per superstep whether a core may
+ * Direct DRMA: the board's way of doing bsp_put and bsp_get. The remote
+ * address is resolved at the call (the registration cache of hpcache.c)
+ * and the request goes into one of the core's two direct logs; in the
+ * sync the core carries out its own requests: it reads its gets' sources
+ * once every core is in the sync, writes their destinations once every
+ * core has read, and writes its puts after that. A put copies twice (into
+ * the log at the call, to the target in the sync), a get twice (into the
+ * log, then to the destination: a destination may be a registered
+ * variable that another core's get reads in the same sync), and nothing
+ * is parsed or packed. The engine decides per superstep whether a core may
  * put or get this way (not with statistics or strict checks, see
  * runtime.Core.BeginDirect) and the order of the steps (runtime/superstep.go);
  * a request the cache cannot resolve takes the request log instead, where
@@ -59,10 +57,11 @@ static inline int32_t direct_stamp(struct ebsp_core *self)
     return atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
 }
 
-/* A new entry of size bytes in b, one of log's logs, allowed in this
- * superstep, when it has room, else NULL. */
-static inline void *direct_fast_entry(struct ebsp_dlog *log, struct ebsp_bytes *b, size_t size)
+/* A new entry of size bytes in a log allowed in this superstep when it has
+ * room, else NULL. */
+static inline void *direct_fast_entry(struct ebsp_dlog *log, size_t size)
 {
+    struct ebsp_bytes *b = &log->log;
     if (b->used + size > b->cap || (int64_t)size > log->budget)
         return NULL;
     void *e = b->buf + b->used;
@@ -80,7 +79,7 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     if (!src || self->puts.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
-    struct put_entry *e = remote ? direct_fast_entry(&self->puts, &self->puts.to[pid], put_entry_size((size_t)nbytes)) : NULL;
+    struct put_entry *e = remote ? direct_fast_entry(&self->puts, put_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
     e->target = remote + offset;
@@ -96,7 +95,7 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     if (!dst || self->gets.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);
-    struct get_entry *e = remote ? direct_fast_entry(&self->gets, &self->gets.log, get_entry_size((size_t)nbytes)) : NULL;
+    struct get_entry *e = remote ? direct_fast_entry(&self->gets, get_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
     e->source = remote + offset;
@@ -105,18 +104,15 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     return 1;
 }
 
-/* The steps of the sync, each by the calling core (the engine calls them
- * on the core's thread, capi/comm.go; so does bsp_sync's fast path): read
- * its gets' sources; write its gets' destinations; apply the puts logged
- * for it, by source pid, then issue order. The last two empty the logs. */
+/* The steps of the sync, each on the calling core's own logs (the engine
+ * calls them on the core's thread, capi/comm.go; so does bsp_sync's fast
+ * path): read the gets' sources, write the gets' destinations, write the
+ * puts, each in issue order; the writes empty their log. */
 void direct_read_gets(void);
 void direct_write_gets(void);
-void direct_apply_puts(void);
+void direct_write_puts(void);
 
-/* Run start: the cores whose put logs direct_apply_puts reads; the put
- * logs are made at a core's first put. Run end: returns the logs' memory,
- * dropping requests never synced. */
-void direct_start_run(struct ebsp_core *cores, int n);
+/* Run end: returns the logs' memory, dropping requests never synced. */
 void direct_free_all(struct ebsp_core *cores, int n);
 
 /* Go: whether core pid may make direct requests of kind (DIRECT_PUT,

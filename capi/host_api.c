@@ -29,7 +29,6 @@ int ebsp_spmd(void)
     struct ebsp_core *cores = goSpmdStart();
     if (!cores)
         return 0;
-    direct_start_run(cores, ebsp_active_nprocs);
     int ok = sched_run(cores, ebsp_active_nprocs);
     reqlog_free_all(cores, ebsp_active_nprocs);
     direct_free_all(cores, ebsp_active_nprocs);

@@ -35,16 +35,14 @@ struct ebsp_bytes {
 /* Makes room for size more bytes (reqlog.c); 0 when out of memory. */
 int bytes_reserve(struct ebsp_bytes *b, size_t size);
 
-/* A core's direct gets or puts (direct.c): requests whose remote address
- * the shim resolved at the call, carried out in the sync. Gets are in log
- * (the core reads and writes them itself); puts in to[pid], a log per
- * destination core (which applies them), made at the first put. stamp is
- * superstep+1 of the superstep the engine allowed them in (0: not asked),
- * or minus that when it refused; budget is the bytes left under the
- * engine's communication limit. malloc'ed, owned by the core. */
+/* A log of a core's direct puts or gets (direct.c): requests whose remote
+ * address the shim resolved at the call, carried out by this core itself
+ * in the sync. stamp is superstep+1 of the superstep the engine allowed
+ * them in (0: not asked), or minus that when it refused; budget is the
+ * bytes left under the engine's communication limit. malloc'ed, owned by
+ * the core. */
 struct ebsp_dlog {
     struct ebsp_bytes log;
-    struct ebsp_bytes *to;
     int64_t budget;
     int32_t stamp;
 };

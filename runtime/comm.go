@@ -46,9 +46,10 @@ type machineComm struct {
 	// makeTransport makes the transport of a run (nil: shared memory)
 	makeTransport func(n int) Transport
 	// direct DRMA (direct.go): the shim's side, or nil; some core made
-	// direct puts, direct gets in superstep s (C memory when shared)
+	// direct puts, direct gets (C memory when shared), gets in superstep s
 	direct                 DirectDRMA
 	directPuts, directGets *syncFlags
+	gets                   syncFlags
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -106,7 +107,7 @@ func (m *Machine) startComm() {
 	if mc.flags == nil {
 		mc.flags, mc.directPuts, mc.directGets = new(syncFlags), new(syncFlags), new(syncFlags)
 	}
-	for _, f := range []*syncFlags{mc.flags, mc.directPuts, mc.directGets} {
+	for _, f := range []*syncFlags{mc.flags, mc.directPuts, mc.directGets, &mc.gets} {
 		for i := range f {
 			f[i].Store(0) // an earlier run's superstep s is this run's too
 		}

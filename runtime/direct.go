@@ -1,19 +1,16 @@
 package runtime
 
-// Direct DRMA: bsp_put and bsp_get without parsing or packing. The C shim
-// resolves a request's remote address at the call (RemoteVariable, cached,
-// as the board does) and logs it: a get in the requester's log, a put in
-// the sender's log for its destination; in the sync the cores carry them
-// out when the engine says so (capi/direct.c). The engine decides whether
-// a core may, and the order: every get reads its source after the first
-// barrier, before any put is applied; after the next barrier each core
-// writes its gets' destinations (one may be a registered variable another
-// core's get reads), then its get replies, then applies the puts sent to
-// it, packed ones and then direct ones by source pid and issue order: a
-// put wins over a get, and overlapping puts end the same way in every run.
-// Direct requests raise their own flags, not the sync flags: a superstep
-// with nothing else needs no call into the engine (superstep.go, and
-// bsp_sync's fast path in capi/core_api.c).
+// Direct DRMA: the board's bsp_put and bsp_get. The C shim resolves a
+// request's remote address at the call (RemoteVariable, cached) and logs
+// it; in the sync each core carries out its own requests when the engine
+// says so (capi/direct.c). The engine decides whether a core may, and the
+// order: every get reads its source after the first barrier, before any
+// put is written; a get's destination is written after every core has
+// read (it may be a registered variable another core gets from); a put is
+// written after the get replies and direct gets that could write the same
+// bytes (a put wins over a get). Direct requests raise their own flags, not
+// the sync flags: a superstep with nothing else needs no call into the
+// engine (superstep.go, and bsp_sync's fast path in capi/core_api.c).
 
 // DirectKind is a kind of direct request.
 type DirectKind int
@@ -23,12 +20,12 @@ const (
 	DirectGet
 )
 
-// DirectDRMA is the C shim's side of direct requests; each method runs on
-// core pid's thread.
+// DirectDRMA is the C shim's side of direct requests: each method carries
+// out the calling core's own logged requests (it runs on the core's thread).
 type DirectDRMA interface {
-	ReadGets(pid int)  // read pid's gets' sources
-	WriteGets(pid int) // write pid's gets' destinations
-	ApplyPuts(pid int) // apply the puts logged for pid, by source pid
+	ReadGets(pid int)  // read the gets' sources
+	WriteGets(pid int) // write the gets' destinations
+	WritePuts(pid int) // write the puts
 }
 
 // directState is superstep+1 of the last superstep in which the core was
@@ -94,11 +91,18 @@ func (c *Core) writeDirectGets() {
 	}
 }
 
-// applyDirectPuts: after every get read its source and after this core
-// wrote its gets' destinations. Every core does it when some core made
-// direct puts.
-func (c *Core) applyDirectPuts() {
-	if c.flagged(c.m.comm.directPuts) {
-		c.m.comm.direct.ApplyPuts(c.pid)
+// writeDirectPuts: after every get read its source, and after every get
+// destination that a put could overwrite is written (putsAfterGets).
+func (c *Core) writeDirectPuts() {
+	if c.madeDirect(DirectPut) {
+		c.m.comm.direct.WritePuts(c.pid)
 	}
+}
+
+// putsAfterGets tells whether the direct puts of this superstep must wait
+// for a step of their own in a sync that runs the engine's phases: a
+// sender writes them itself, and must not overtake a get destination that
+// its target writes in phase B.
+func (c *Core) putsAfterGets() bool {
+	return c.flagged(c.m.comm.directPuts) && (c.flagged(&c.m.comm.gets) || c.flagged(c.m.comm.directGets))
 }

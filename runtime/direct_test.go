@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -17,12 +16,11 @@ type fakeDirect struct {
 	mu          sync.Mutex
 	puts        map[int][]fakePut
 	gets        map[int][]*fakeGet
-	applied     map[int]int // puts applied, by destination pid
+	writes      map[int]int // WritePuts calls that wrote something, by pid
 	overwritten []int64     // the distinct values the puts overwrote
 }
 
 type fakePut struct {
-	to  int
 	dst *int64
 	v   int64
 }
@@ -33,16 +31,16 @@ type fakeGet struct {
 }
 
 func newFakeDirect(m *Machine) *fakeDirect {
-	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, applied: map[int]int{}}
+	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}}
 	m.SetDirectDRMA(f)
 	return f
 }
 
-func (f *fakeDirect) put(k kcore, to int, dst *int64, v int64) {
+func (f *fakeDirect) put(k kcore, dst *int64, v int64) {
 	_, ok := k.BeginDirect(DirectPut)
 	require.True(k.t, ok, "direct puts allowed")
 	f.mu.Lock()
-	f.puts[k.Pid()] = append(f.puts[k.Pid()], fakePut{to, dst, v})
+	f.puts[k.Pid()] = append(f.puts[k.Pid()], fakePut{dst, v})
 	f.mu.Unlock()
 }
 
@@ -54,20 +52,22 @@ func (f *fakeDirect) get(k kcore, src, dst *int64) {
 	f.mu.Unlock()
 }
 
-func (f *fakeDirect) logged(pid int) []*fakeGet {
+func (f *fakeDirect) logged(pid int) ([]fakePut, []*fakeGet) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.gets[pid]
+	return f.puts[pid], f.gets[pid]
 }
 
 func (f *fakeDirect) ReadGets(pid int) {
-	for _, g := range f.logged(pid) {
+	_, gets := f.logged(pid)
+	for _, g := range gets {
 		g.staged = *g.src
 	}
 }
 
 func (f *fakeDirect) WriteGets(pid int) {
-	for _, g := range f.logged(pid) {
+	_, gets := f.logged(pid)
+	for _, g := range gets {
 		*g.dst = g.staged
 	}
 	f.mu.Lock()
@@ -75,25 +75,21 @@ func (f *fakeDirect) WriteGets(pid int) {
 	f.mu.Unlock()
 }
 
-// ApplyPuts applies the puts logged for pid by source pid, then in issue
-// order, as capi/direct.c does.
-func (f *fakeDirect) ApplyPuts(pid int) {
+func (f *fakeDirect) WritePuts(pid int) {
+	puts, _ := f.logged(pid)
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, src := range slices.Sorted(maps.Keys(f.puts)) {
-		kept := f.puts[src][:0]
-		for _, p := range f.puts[src] {
-			if p.to != pid {
-				kept = append(kept, p)
-				continue
-			}
-			if !slices.Contains(f.overwritten, *p.dst) {
-				f.overwritten = append(f.overwritten, *p.dst)
-			}
-			*p.dst = p.v
-			f.applied[pid]++
+	delete(f.puts, pid)
+	if len(puts) > 0 {
+		f.writes[pid]++
+	}
+	for _, p := range puts {
+		if !slices.Contains(f.overwritten, *p.dst) {
+			f.overwritten = append(f.overwritten, *p.dst)
 		}
-		f.puts[src] = kept
+	}
+	f.mu.Unlock()
+	for _, p := range puts {
+		*p.dst = p.v
 	}
 }
 
@@ -120,13 +116,13 @@ func TestDirectPutWinsOverGetOfTheSameBytes(t *testing.T) {
 				me.x = -1
 				k.must(k.Get(1, ptr(&me.x), 0, ptr(&me.x), 8)) // brings 11
 			} else {
-				f.put(k, 0, &mem[0].x, int64(100+r))
+				f.put(k, &mem[0].x, int64(100+r))
 			}
 			k.Sync()
 		}
 	}))
 	assert.Equal(t, int64(100+rounds-1), mem[0].x)
-	assert.Equal(t, rounds, f.applied[0])
+	assert.Equal(t, rounds, f.writes[1])
 	assert.Equal(t, []int64{11}, f.overwritten, "each put is written after the get's reply, over it")
 }
 
@@ -141,14 +137,14 @@ func TestDirectPutsAloneNeedNoEngine(t *testing.T) {
 		k.Sync()
 		k.Sync() // the registration's engine sync left nothing pending
 		next := (k.Pid() + 1) % 3
-		f.put(k, next, &mem[next].x, int64(100+k.Pid()))
+		f.put(k, &mem[next].x, int64(100+k.Pid()))
 		pending[k.Pid()] = k.pending.Load()
 		k.Sync()
 	}))
 	assert.Equal(t, []int32{0, 0, 0}, pending, "a direct put does not need the engine")
 	for pid := range 3 {
 		assert.Equal(t, int64(100+(pid+2)%3), mem[pid].x)
-		assert.Equal(t, 1, f.applied[pid])
+		assert.Equal(t, 1, f.writes[pid])
 	}
 	assert.Equal(t, 3, m.Core(0).Superstep())
 }
@@ -163,7 +159,7 @@ func TestDirectPutsNextToAnEngineSync(t *testing.T) {
 		k.must(k.PushReg(ptr(&me.x), 8))
 		k.Sync()
 		if k.Pid() == 0 {
-			f.put(k, 1, &mem[1].x, 7) // only a direct put: the fast path's core
+			f.put(k, &mem[1].x, 7) // only a direct put: the fast path's core
 		} else {
 			one := byte(1)
 			k.must(k.Send(0, nil, ptr(&one), 1)) // the engine's core
@@ -239,7 +235,7 @@ func TestDirectPutWinsOverDirectGet(t *testing.T) {
 				case 0:
 					f.get(k, &mem[1].x, &me.x)
 				case 1:
-					f.put(k, 0, &mem[0].x, int64(100+r))
+					f.put(k, &mem[0].x, int64(100+r))
 				case 2:
 					if engine {
 						one := byte(1)
@@ -252,22 +248,4 @@ func TestDirectPutWinsOverDirectGet(t *testing.T) {
 		assert.Equal(t, int64(149), mem[0].x, "engine %v", engine)
 		assert.Equal(t, []int64{11}, f.overwritten, "engine %v: the puts overwrite the gets' values", engine)
 	}
-}
-
-// Overlapping direct puts from every core end as the packed ones do: by
-// source pid, then issue order.
-func TestDirectPutsApplyInSourceThenIssueOrder(t *testing.T) {
-	m := directMachine(t, 4)
-	f := newFakeDirect(m)
-	mem := perCore(4)
-	require.Nil(t, spmd(t, m, func(k kcore) {
-		k.must(k.PushReg(ptr(&mem[k.Pid()].x), 8))
-		k.Sync()
-		for i := range 3 {
-			f.put(k, 0, &mem[0].x, int64(10*k.Pid()+i))
-		}
-		k.Sync()
-	}))
-	assert.Equal(t, int64(32), mem[0].x)
-	assert.Equal(t, 12, f.applied[0])
 }

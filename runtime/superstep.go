@@ -18,10 +18,10 @@ import (
 //	   here, an empty bsp_sync costs one barrier -- unless some core made
 //	   direct requests (direct.go; they raise flags of their own): then
 //	   each core reads its direct gets' sources, -- barrier -- writes
-//	   their destinations and applies the direct puts sent to it (step 4),
-//	   -- barrier -- and the sync ends (step 3); without direct gets, the
-//	   puts are applied in step 1. The board's sync, which the C shim's
-//	   loop runs without a call into Go.
+//	   their destinations (step 5), -- barrier -- writes its direct puts
+//	   (step 3), -- barrier -- and the sync ends (step 4), each step only
+//	   if some core made such requests: the board's sync, which the C
+//	   shim's loop runs without a call into Go.
 //	   Else phase A: core 0 checks that registrations and tag sizes agree;
 //	   every core serves the get requests sent to it, reading the sources
 //	   into replies, and reads its direct gets' sources, so every get sees
@@ -29,10 +29,15 @@ import (
 //	   -- barrier --
 //	2  phase B: every core writes its direct gets' destinations and its get
 //	   replies, applies the puts and queues the messages sent to it (by
-//	   source pid, then issue order; direct puts after packed ones), and
-//	   installs registrations and the tag size.
+//	   source pid, then issue order), installs registrations and the tag
+//	   size; then writes its own direct puts, unless step 3 must.
 //	   -- barrier --
-//	3  every core empties its blocks; the next superstep may reuse buffers
+//	3  only when some core made direct puts and some core gets in this
+//	   superstep: the direct puts are written here, once every get
+//	   destination is written, so that a put wins over a get to the same
+//	   bytes.
+//	   -- barrier --
+//	4  every core empties its blocks; the next superstep may reuse buffers
 //	   and use bsp_hpput safely.
 //
 // The lanes of the transport, in the order a sync delivers them.
@@ -109,8 +114,9 @@ const (
 	stepFinish = iota // 0
 	stepPhaseA        // 1
 	stepPhaseB        // 2
-	stepDone          // 3
-	stepGets          // 4: direct gets' destinations, when only direct requests were made
+	stepPuts          // 3: direct puts after the get destinations
+	stepDone          // 4
+	stepGets          // direct gets' destinations, when only direct requests were made
 )
 
 func (c *Core) syncStep(step int) int {
@@ -124,10 +130,19 @@ func (c *Core) syncStep(step int) int {
 		if c.comm.err != nil {
 			return 0
 		}
+		if c.putsAfterGets() {
+			return stepPuts
+		}
+		c.writeDirectPuts()
 		return stepDone
 	case stepGets:
 		c.writeDirectGets()
-		c.applyDirectPuts()
+		if c.flagged(c.m.comm.directPuts) {
+			return stepPuts
+		}
+		return stepDone
+	case stepPuts:
+		c.writeDirectPuts()
 		return stepDone
 	default:
 		c.syncDone()
@@ -230,7 +245,7 @@ func (c *Core) syncDirectOnly() int {
 		return stepGets
 	}
 	if c.flagged(c.m.comm.directPuts) {
-		c.applyDirectPuts()
+		c.writeDirectPuts()
 		return stepDone
 	}
 	c.endSuperstep()
@@ -247,7 +262,6 @@ func (c *Core) syncPhaseB() {
 		return
 	}
 	c.deliver(laneData)
-	c.applyDirectPuts()
 	c.installRegistrations()
 	if c.comm.newTag >= 0 {
 		c.comm.tagsize = c.comm.newTag
