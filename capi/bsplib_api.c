@@ -357,6 +357,7 @@ static void bl_finish_section(void)
     ebsp_self = NULL;
     reqlog_free_all(cores, n);
     direct_free_all(cores, n);
+    hp_free_all(cores, n);
     free_argv(bl.core_argv, n);
     bl.core_argv = NULL;
     bl.cores = NULL;

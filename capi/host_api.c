@@ -32,6 +32,7 @@ int ebsp_spmd(void)
     int ok = sched_run(cores, ebsp_active_nprocs);
     reqlog_free_all(cores, ebsp_active_nprocs);
     direct_free_all(cores, ebsp_active_nprocs);
+    hp_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);
     if (ebsp_end_cb)
         ebsp_end_cb();

@@ -3,7 +3,8 @@
  * call into Go (~150-250 ns) plus a registration lookup, for what is often
  * an 8-byte copy. The engine's answer to "where is core t's copy of this
  * registered variable, and how big is it" cannot change before the next
- * bsp_sync, so each core caches it here and copies in C. Anything unusual
+ * bsp_sync, so each core caches it here and copies in C (bsp_put and
+ * bsp_get too, direct.h). Anything unusual
  * (a miss the engine rejects, bytes out of range, negative sizes) goes to
  * the engine, which reports it exactly as before.
  */
@@ -12,19 +13,43 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hp_forget(struct ebsp_core *self)
 {
-    memset(self->hp_cache, 0, sizeof self->hp_cache);
+    if (self->hp_cache)
+        memset(self->hp_cache, 0, (self->hp_mask + (size_t)1) * sizeof *self->hp_cache);
+}
+
+void hp_free_all(struct ebsp_core *cores, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(cores[i].hp_cache);
+        cores[i].hp_cache = NULL;
+        cores[i].hp_mask = 0;
+    }
+}
+
+/* Makes the core's lines: HP_LINES, or as many as the run's cores. */
+static int make_lines(struct ebsp_core *self)
+{
+    uint32_t n = HP_LINES;
+    while (n < (uint32_t)ebsp_active_nprocs)
+        n *= 2;
+    self->hp_cache = calloc(n, sizeof *self->hp_cache);
+    self->hp_mask = self->hp_cache ? n - 1 : 0;
+    return self->hp_cache != NULL;
 }
 
 char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes)
 {
     if (nbytes <= 0 || offset < 0)
         return NULL;
+    if (!self->hp_cache && !make_lines(self))
+        return NULL;
     int32_t stamp = atomic_load((_Atomic int32_t *)&self->superstep) + 1;
-    struct hp_line *line = &self->hp_cache[hp_line_of(variable, target)];
+    struct hp_line *line = &self->hp_cache[hp_line_of(self, variable, target)];
     if (line->stamp != stamp || line->variable != variable || line->target != target) {
         void *remote = NULL;
         int size = 0;

@@ -49,7 +49,9 @@ struct ebsp_dlog {
 
 /* A cached answer to "where is core `target`'s copy of the registered
  * variable `variable`", valid in superstep `stamp - 1` (registrations
- * change only at a bsp_sync). */
+ * change only at a bsp_sync). A core's cache has at least HP_LINES lines,
+ * and as many as the run has cores (a power of two), so that an all-to-all
+ * of one variable never evicts itself. */
 enum { HP_LINES = 128 };
 struct hp_line {
     const void *variable;
@@ -78,7 +80,8 @@ struct ebsp_core {
     struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
                                  the last drain into the engine (reqlog.c) */
     struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */
-    struct hp_line hp_cache[HP_LINES]; /* remote copies of registered variables (hpcache.c) */
+    struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
+    uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
 };
 
@@ -163,20 +166,23 @@ void sched_wake_waiters(void);
  * engine must handle (and report) the request. */
 char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes);
 void hp_forget(struct ebsp_core *self);
+/* Run end: returns the caches' memory. */
+void hp_free_all(struct ebsp_core *cores, int n);
 
-/* Consecutive targets of one variable take consecutive lines, so an
- * all-to-all over up to HP_LINES cores never evicts itself. */
-static inline unsigned hp_line_of(const void *variable, int target)
+/* Consecutive targets of one variable take consecutive lines. */
+static inline unsigned hp_line_of(const struct ebsp_core *self, const void *variable, int target)
 {
     uint32_t h = (uint32_t)((uintptr_t)variable >> 3) * 0x9E3779B1u;
-    return ((h >> 20) + (unsigned)target) & (HP_LINES - 1);
+    return ((h >> 20) + (unsigned)target) & self->hp_mask;
 }
 
 /* hp_remote's answer when the cache has it for superstep stamp - 1, else
  * NULL; never calls into the engine (the inline fast path of bsp_put). */
 static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp)
 {
-    const struct hp_line *line = &self->hp_cache[hp_line_of(variable, target)];
+    if (!self->hp_cache)
+        return NULL;
+    const struct hp_line *line = &self->hp_cache[hp_line_of(self, variable, target)];
     if (line->stamp != stamp || line->variable != variable || line->target != target)
         return NULL;
     if (nbytes <= 0 || offset < 0 || (int64_t)offset + nbytes > line->size)
