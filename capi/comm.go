@@ -152,38 +152,6 @@ func goSend(pid, target C.int, tag, payload unsafe.Pointer, nbytes C.int) {
 	}
 }
 
-//export goQSize
-func goQSize(pid C.int, packets, accumBytes *C.int) {
-	if c := coreOf(pid); c != nil {
-		n, bytes := c.QSize()
-		*packets, *accumBytes = C.int(n), C.int(bytes)
-	}
-}
-
-//export goGetTag
-func goGetTag(pid C.int, tag unsafe.Pointer) C.int {
-	if c := coreOf(pid); c != nil {
-		return C.int(c.GetTag(tag))
-	}
-	return -1
-}
-
-//export goMove
-func goMove(pid C.int, payload unsafe.Pointer, bufferSize C.int) {
-	if c := coreOf(pid); c != nil {
-		c.Move(payload, int(bufferSize))
-	}
-}
-
-//export goHPMove
-func goHPMove(pid C.int, tagOut, payloadOut *unsafe.Pointer) C.int {
-	c := coreOf(pid)
-	if c == nil {
-		return -1
-	}
-	return C.int(hpmoveInto(c.HPMove, tagOut, payloadOut))
-}
-
 // hpmoveInto stores the pointers of the message taken by move, if any.
 func hpmoveInto(move func() (unsafe.Pointer, unsafe.Pointer, int), tagOut, payloadOut *unsafe.Pointer) int {
 	tag, payload, size := move()

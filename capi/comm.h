@@ -19,10 +19,6 @@ extern int goRemoteVariable(int pid, int target, void *variable, void **remote, 
 extern int goSetTagsize(int pid, int tagsize);
 extern int goHostTagsize(void);
 extern void goSend(int pid, int target, void *tag, void *payload, int nbytes);
-extern void goQSize(int pid, int *packets, int *accum_bytes);
-extern int goGetTag(int pid, void *tag);
-extern void goMove(int pid, void *payload, int buffer_size);
-extern int goHPMove(int pid, void **tag, void **payload);
 extern void goSendUp(int pid, void *tag, void *payload, int nbytes);
 
 #endif

@@ -207,12 +207,15 @@ void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
     sched_leave_if_stopped();
 }
 
+/* The message calls read the core's queue (struct ebsp_msgq) in place. */
 void bsp_qsize(int *packets, int *accum_bytes)
 {
     struct ebsp_core *self = active_core();
     int n = 0, bytes = 0;
-    if (self)
-        goQSize(self->pid, &n, &bytes);
+    if (self) {
+        n = self->queue.n - self->queue.head;
+        bytes = (int)self->queue.bytes;
+    }
     if (packets)
         *packets = n;
     if (accum_bytes)
@@ -220,27 +223,59 @@ void bsp_qsize(int *packets, int *accum_bytes)
     sched_leave_if_stopped();
 }
 
+/* The next message of the core's queue, or NULL. */
+static struct ebsp_msg *next_message(struct ebsp_core *self)
+{
+    struct ebsp_msgq *q = &self->queue;
+    return q->head < q->n ? &q->msgs[q->head] : NULL;
+}
+
+/* Takes the next message (m) off the core's queue. */
+static void pop_message(struct ebsp_core *self, const struct ebsp_msg *m)
+{
+    self->queue.head++;
+    self->queue.bytes -= m->size;
+}
+
 void bsp_get_tag(int *status, void *tag)
 {
     struct ebsp_core *self = active_core();
-    int st = self ? goGetTag(self->pid, tag) : -1;
+    struct ebsp_msg *m = self ? next_message(self) : NULL;
+    if (m && tag) {
+        intptr_t room = self->queue.whole_tag ? m->tag_len : self->tagsize;
+        copy_small(tag, m->tag, (size_t)(m->tag_len < room ? m->tag_len : room));
+    }
     if (status)
-        *status = st;
+        *status = m ? (int)m->size : -1;
     sched_leave_if_stopped();
 }
 
 void bsp_move(void *payload, int buffer_size)
 {
     struct ebsp_core *self = active_core();
-    if (self)
-        goMove(self->pid, payload, buffer_size);
+    struct ebsp_msg *m = self ? next_message(self) : NULL;
+    if (m) {
+        pop_message(self, m);
+        intptr_t n = m->size < buffer_size ? m->size : buffer_size;
+        if (n > 0 && payload)
+            copy_small(payload, m->payload, (size_t)n);
+    }
     sched_leave_if_stopped();
 }
 
 int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
 {
     struct ebsp_core *self = active_core();
-    int size = self ? goHPMove(self->pid, tag_ptr_buf, payload_ptr_buf) : -1;
+    struct ebsp_msg *m = self ? next_message(self) : NULL;
+    int size = -1;
+    if (m) {
+        pop_message(self, m);
+        if (tag_ptr_buf)
+            *tag_ptr_buf = m->tag;
+        if (payload_ptr_buf)
+            *payload_ptr_buf = m->payload;
+        size = (int)m->size;
+    }
     sched_leave_if_stopped();
     return size;
 }

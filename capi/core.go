@@ -30,6 +30,7 @@ func shareCore(c *runtime.Core, table *C.struct_ebsp_core) {
 		Superstep: (*atomic.Int32)(unsafe.Pointer(&table.superstep)),
 		Tagsize:   (*int32)(unsafe.Pointer(&table.tagsize)),
 		Pending:   (*atomic.Int32)(unsafe.Pointer(&table.sync_pending)),
+		Queue:     (*runtime.QueueState)(unsafe.Pointer(&table.queue)),
 	})
 }
 

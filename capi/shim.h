@@ -47,6 +47,23 @@ struct ebsp_dlog {
     int32_t stamp;
 };
 
+/* A core's message queue as the engine keeps it (runtime/bsmp.go,
+ * QueueState and message; capi/twins.go checks the layouts): messages in
+ * memory outside the Go heap, read here by bsp_qsize, bsp_get_tag,
+ * bsp_move and bsp_hpmove without a call into Go. Only the core itself
+ * touches it: its calls, and the engine during its syncs. */
+struct ebsp_msg {
+    void *tag, *payload;
+    intptr_t tag_len, size;
+};
+struct ebsp_msgq {
+    struct ebsp_msg *msgs;
+    int32_t n, head;  /* messages queued, the next one to read */
+    int64_t bytes;    /* payload bytes queued and not read */
+    int32_t whole_tag; /* 1: bsp_get_tag copies the whole tag (the BSPlib face), else at
+                          most the tag size in force */
+};
+
 /* A cached answer to "where is core `target`'s copy of the registered
  * variable `variable`", valid in superstep `stamp - 1` (registrations
  * change only at a bsp_sync). A core's cache has at least HP_LINES lines,
@@ -77,6 +94,7 @@ struct ebsp_core {
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (runtime.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
+    struct ebsp_msgq queue;   /* messages sent to this core (runtime.Mirror.Queue) */
     struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
                                  the last drain into the engine (reqlog.c) */
     struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */

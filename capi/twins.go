@@ -37,6 +37,16 @@ enum {
 	twin_core_tagsize_size   = sizeof(((struct ebsp_core *)0)->tagsize),
 	twin_core_pending_off    = offsetof(struct ebsp_core, sync_pending),
 	twin_core_pending_size   = sizeof(((struct ebsp_core *)0)->sync_pending),
+	twin_msg_size            = sizeof(struct ebsp_msg),
+	twin_msg_payload         = offsetof(struct ebsp_msg, payload),
+	twin_msg_tag_len         = offsetof(struct ebsp_msg, tag_len),
+	twin_msg_msize           = offsetof(struct ebsp_msg, size),
+	twin_msgq_size           = sizeof(struct ebsp_msgq),
+	twin_msgq_n              = offsetof(struct ebsp_msgq, n),
+	twin_msgq_head           = offsetof(struct ebsp_msgq, head),
+	twin_msgq_bytes          = offsetof(struct ebsp_msgq, bytes),
+	twin_msgq_whole_tag      = offsetof(struct ebsp_msgq, whole_tag),
+	twin_core_queue_off      = offsetof(struct ebsp_core, queue),
 	twin_sync_flags_size     = sizeof(ebsp_sync_flags),
 	twin_put_flags_size      = sizeof(ebsp_put_flags),
 	twin_get_flags_size      = sizeof(ebsp_get_flags)
@@ -79,6 +89,21 @@ var (
 	_ = [1]int{}[unsafe.Sizeof(emesh.DMASlot{}.Sync)-C.sizeof_uint]
 	// C's struct fits in Go's.
 	_ = [1]int{}[(unsafe.Sizeof(emesh.DMASlot{})-C.sizeof_struct_dma_slot)>>16]
+)
+
+// struct ebsp_msgq and struct ebsp_msg (capi/shim.h), a core's message
+// queue in its C table, are runtime.QueueState and runtime's message.
+var (
+	_ = [1]int{}[C.twin_msg_size-runtime.MessageBytes]
+	_ = [1]int{}[C.twin_msg_payload-runtime.MessagePayloadOffset]
+	_ = [1]int{}[C.twin_msg_tag_len-runtime.MessageTagLenOffset]
+	_ = [1]int{}[C.twin_msg_msize-runtime.MessageSizeOffset]
+	_ = [1]int{}[C.twin_msgq_size-unsafe.Sizeof(runtime.QueueState{})]
+	_ = [1]int{}[C.twin_msgq_n-unsafe.Offsetof(runtime.QueueState{}.N)]
+	_ = [1]int{}[C.twin_msgq_head-unsafe.Offsetof(runtime.QueueState{}.Head)]
+	_ = [1]int{}[C.twin_msgq_bytes-unsafe.Offsetof(runtime.QueueState{}.Bytes)]
+	_ = [1]int{}[C.twin_msgq_whole_tag-unsafe.Offsetof(runtime.QueueState{}.WholeTag)]
+	_ = [1]int{}[C.twin_core_queue_off%unsafe.Alignof(runtime.QueueState{})]
 )
 
 // struct ebsp_core's superstep, tagsize and sync_pending (capi/shim.h) are

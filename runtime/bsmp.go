@@ -15,43 +15,104 @@ type bsmpState struct {
 	queue   msgQueue // of messages in inbox
 }
 
-// message is a queued message; its bytes live outside the Go heap.
+// message is a queued message; its bytes live outside the Go heap, and so
+// does the message itself (msgQueue), where the C shim reads it: its
+// layout is struct ebsp_msg's (capi/twins.go).
 type message struct {
 	tag, payload unsafe.Pointer
 	tagLen, size int
 }
 
-// msgQueue is a FIFO of messages with the sum of their payload sizes.
-type msgQueue struct {
-	msgs  []message
-	head  int
-	bytes int
+const messageSize = int(unsafe.Sizeof(message{}))
+
+// The layout of message, for capi/twins.go.
+const (
+	MessageBytes         = unsafe.Sizeof(message{})
+	MessagePayloadOffset = unsafe.Offsetof(message{}.payload)
+	MessageTagLenOffset  = unsafe.Offsetof(message{}.tagLen)
+	MessageSizeOffset    = unsafe.Offsetof(message{}.size)
+)
+
+// QueueState is where a message queue stands: its messages and the
+// reader's position. A core's queue keeps it in the core's C table when
+// shared (Mirror.Queue), so that bsp_qsize, bsp_get_tag, bsp_move and
+// bsp_hpmove run in C without a call into Go (capi/comm_api.c; a call into
+// Go cost ~60-100 ns per message). Its layout is struct ebsp_msgq's.
+type QueueState struct {
+	Msgs     unsafe.Pointer // the first message
+	N, Head  int32          // messages queued, the next one to read
+	Bytes    int64          // payload bytes queued and not read
+	WholeTag int32          // 1: bsp_get_tag copies a message's whole tag (the BSPlib face)
 }
 
-func (q *msgQueue) push(m message) {
-	q.msgs = append(q.msgs, m)
-	q.bytes += m.size
+// msgQueue is a FIFO of messages with the sum of their payload sizes.
+type msgQueue struct {
+	store buffer      // the messages, outside the Go heap
+	st    *QueueState // shared state, or nil: own
+	own   QueueState
+}
+
+func (q *msgQueue) state() *QueueState {
+	if q.st != nil {
+		return q.st
+	}
+	return &q.own
+}
+
+// share moves the queue's state to st (C memory), where it stays.
+func (q *msgQueue) share(st *QueueState) {
+	*st = *q.state()
+	q.st = st
+}
+
+func (q *msgQueue) at(i int32) *message {
+	return (*message)(unsafe.Add(q.state().Msgs, int(i)*messageSize))
+}
+
+func (q *msgQueue) push(m message) error {
+	if err := q.store.grow(messageSize); err != nil {
+		return err
+	}
+	st := q.state()
+	q.store.take(messageSize)
+	st.Msgs = q.store.at(0) // the store may have moved
+	*q.at(st.N) = m
+	st.N++
+	st.Bytes += int64(m.size)
+	return nil
 }
 
 func (q *msgQueue) clear() {
-	clear(q.msgs) // drop the pointers
-	q.msgs, q.head, q.bytes = q.msgs[:0], 0, 0
+	st := q.state()
+	st.N, st.Head, st.Bytes = 0, 0, 0
+	q.store.reset()
+}
+
+// free returns the store's memory; the queue is empty and its own again.
+func (q *msgQueue) free() {
+	q.store.free()
+	q.st, q.own = nil, QueueState{}
 }
 
 func (q *msgQueue) peek() (message, bool) {
-	if q.head == len(q.msgs) {
+	st := q.state()
+	if st.Head == st.N {
 		return message{}, false
 	}
-	return q.msgs[q.head], true
+	return *q.at(st.Head), true
 }
 
 func (q *msgQueue) pop() {
-	q.bytes -= q.msgs[q.head].size
-	q.head++
+	st := q.state()
+	st.Bytes -= int64(q.at(st.Head).size)
+	st.Head++
 }
 
 // size is (packets, accumulated payload bytes) still queued.
-func (q *msgQueue) size() (int, int) { return len(q.msgs) - q.head, q.bytes }
+func (q *msgQueue) size() (int, int) {
+	st := q.state()
+	return int(st.N - st.Head), int(st.Bytes)
+}
 
 // getTag copies the next message's tag (at most room bytes) to dst; it
 // returns the payload size, or -1 when the queue is empty.
@@ -150,12 +211,15 @@ func (c *Core) receiveMessage(_ int, r record) {
 	tagLen := int(r.a)
 	off := cs.inbox.used
 	copy(cs.inbox.take(len(r.data)), r.data)
-	cs.queue.push(message{
+	err := cs.queue.push(message{
 		tag:     cs.inbox.at(off),
 		payload: cs.inbox.at(off + tagLen),
 		tagLen:  tagLen,
 		size:    len(r.data) - tagLen,
 	})
+	if err != nil && cs.err == nil {
+		cs.err = c.errorf("bsp_sync", "%v", err)
+	}
 	if c.m.stats.on {
 		c.countRecv(len(r.data), true)
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"sync/atomic"
 	"unsafe"
@@ -99,7 +100,7 @@ func (m *Machine) Checks() CheckLevel { return m.comm.checks }
 
 // startComm prepares every core's communication state for a run and
 // hands out the messages sent down. Called with m.mu held.
-func (m *Machine) startComm() {
+func (m *Machine) startComm() error {
 	mc := &m.comm
 	if mc.limit == 0 {
 		mc.limit = defaultCommLimit
@@ -121,10 +122,13 @@ func (m *Machine) startComm() {
 		c.comm.resetRun(mc.hostTag)
 		c.mirrorTagsize()
 		if c.pid < len(mc.down) {
-			mc.down[c.pid].deliver(&c.comm.queue)
+			if err := mc.down[c.pid].deliver(&c.comm.queue); err != nil {
+				return fmt.Errorf("ebsp_spmd: messages sent down to core %d: %v", c.pid, err)
+			}
 		}
 		c.needSync() // messages sent down, or statistics
 	}
+	return nil
 }
 
 // finishComm collects the messages the cores sent up. Called with m.mu held.
@@ -141,7 +145,9 @@ func (m *Machine) finishComm() {
 	mc.endTag = m.cores[0].comm.tagsize
 	for _, c := range m.cores {
 		for _, s := range c.comm.upMsgs {
-			mc.hostQ.push(s.message(&c.comm.up))
+			if err := mc.hostQ.push(s.message(&c.comm.up)); err != nil {
+				panic(err) // the system refused a few bytes, as append would
+			}
 		}
 	}
 }
@@ -164,15 +170,17 @@ func (m *Machine) releaseComm() {
 }
 
 func (cs *commState) resetRun(tagsize int) {
-	inbox, up := cs.inbox, cs.up
-	*cs = commState{bsmpState: bsmpState{inbox: inbox, tagsize: tagsize, newTag: -1}, hostState: hostState{up: up}}
+	inbox, up, queue := cs.inbox, cs.up, cs.queue // the queue may be shared with C
+	*cs = commState{bsmpState: bsmpState{inbox: inbox, queue: queue, tagsize: tagsize, newTag: -1}, hostState: hostState{up: up}}
 	cs.inbox.reset()
 	cs.up.reset()
+	cs.queue.clear()
 }
 
 func (cs *commState) release() {
 	cs.inbox.free()
 	cs.up.free()
+	cs.queue.free()
 	*cs = commState{bsmpState: bsmpState{newTag: -1}}
 }
 

@@ -31,6 +31,7 @@ type Mirror struct {
 	Superstep *atomic.Int32 // completed bsp_syncs (the crash reporter, the shim's empty syncs)
 	Tagsize   *int32        // the tag size (the request log records bsp_send with it)
 	Pending   *atomic.Int32 // 1 when the core's next bsp_sync needs the engine
+	Queue     *QueueState   // the message queue's state (bsmp.go), or nil
 }
 
 // Share makes the core keep the state in mirror up to date.
@@ -41,6 +42,13 @@ func (c *Core) Share(mirror Mirror) {
 	c.mirrorTagsize()
 	c.pending = mirror.Pending
 	c.pending.Store(1)
+	if mirror.Queue != nil {
+		c.comm.queue.share(mirror.Queue)
+		mirror.Queue.WholeTag = 0
+		if c.m.Standard {
+			mirror.Queue.WholeTag = 1
+		}
+	}
 }
 
 func (c *Core) reset() {

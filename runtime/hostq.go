@@ -45,10 +45,13 @@ type hostOutbox struct {
 	msgs []span
 }
 
-func (o *hostOutbox) deliver(q *msgQueue) {
+func (o *hostOutbox) deliver(q *msgQueue) error {
 	for _, s := range o.msgs {
-		q.push(s.message(&o.buffer))
+		if err := q.push(s.message(&o.buffer)); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 func (o *hostOutbox) clear() {

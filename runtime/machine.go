@@ -225,7 +225,9 @@ func (m *Machine) StartRun() error {
 	m.startRunMemory()
 	m.abort = nil
 	m.aborted.Store(false)
-	m.startComm()
+	if err := m.startComm(); err != nil {
+		return err
+	}
 	m.startStats()
 	m.runs++
 	m.state = HostRunning

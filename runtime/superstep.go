@@ -281,7 +281,7 @@ func (c *Core) syncDone() {
 // completes without the engine itself, in the same counter).
 func (c *Core) endSuperstep() {
 	c.superstep.Add(1)
-	if c.comm.queue.head < len(c.comm.queue.msgs) || c.m.stats.on {
+	if n, _ := c.comm.queue.size(); n > 0 || c.m.stats.on {
 		c.needSync() // the next sync drops these messages, or counts
 	}
 }
