@@ -69,13 +69,23 @@ func (q *msgQueue) at(i int32) *message {
 	return (*message)(unsafe.Add(q.state().Msgs, int(i)*messageSize))
 }
 
-func (q *msgQueue) push(m message) error {
-	if err := q.store.grow(messageSize); err != nil {
+// reserve makes room for n more messages.
+func (q *msgQueue) reserve(n int) error {
+	if err := q.store.grow(n * messageSize); err != nil {
 		return err
+	}
+	q.state().Msgs = q.store.at(0) // the store may have moved
+	return nil
+}
+
+func (q *msgQueue) push(m message) error {
+	if q.store.used+messageSize > len(q.store.mem) {
+		if err := q.reserve(1); err != nil {
+			return err
+		}
 	}
 	st := q.state()
 	q.store.take(messageSize)
-	st.Msgs = q.store.at(0) // the store may have moved
 	*q.at(st.N) = m
 	st.N++
 	st.Bytes += int64(m.size)
@@ -170,10 +180,13 @@ func (c *Core) Send(pid int, tag, payload unsafe.Pointer, nbytes int) *Error {
 	if pid < 0 || pid >= len(c.m.cores) {
 		return c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
 	}
-	if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
-		return err
-	}
 	tagLen := c.comm.tagsize
+	plain := nbytes >= 0 && (tag != nil || tagLen == 0) && (payload != nil || nbytes == 0)
+	if !plain { // checkMessage names what is wrong (a call per message costs)
+		if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
+			return err
+		}
+	}
 	data, err := c.pack(call, laneData, pid, kindMessage, uint32(tagLen), 0, tagLen+nbytes)
 	if err != nil {
 		return err
@@ -192,13 +205,18 @@ const kindMessage = kindGetReply + 1
 
 func init() { registerKind(kindMessage, (*Core).receiveMessage) }
 
-// growInbox makes room for this superstep's incoming message bytes before
-// any is queued: the queue points into the inbox, which must not move.
-func (c *Core) growInbox(n int) *Error {
-	if n == 0 {
+// growInbox makes room for this superstep's incoming messages (count, and
+// bytes) before any is queued: the queue points into the inbox, which must
+// not move.
+func (c *Core) growInbox(count, bytes int) *Error {
+	if count == 0 {
 		return nil
 	}
-	if err := c.comm.inbox.grow(n); err != nil {
+	err := c.comm.inbox.grow(bytes)
+	if err == nil {
+		err = c.comm.queue.reserve(count)
+	}
+	if err != nil {
 		return c.errorf("bsp_sync", "%v", err)
 	}
 	return nil

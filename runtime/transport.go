@@ -194,15 +194,15 @@ func (c *Core) deliver(lane Lane) {
 	t.Done(lane, c.pid)
 }
 
-// incoming sums, over every source, the payload bytes of kind waiting for c
-// in lane.
-func (c *Core) incoming(lane Lane, kind Kind) int {
+// incoming sums, over every source, the records of kind waiting for c in
+// lane and their payload bytes.
+func (c *Core) incoming(lane Lane, kind Kind) (count, bytes int) {
 	t := c.m.comm.transport
-	total := 0
 	for src := range c.m.cores {
 		if blk := t.In(lane, src, c.pid); blk != nil {
-			total += blk.bytes[kind]
+			count += blk.count[kind]
+			bytes += blk.bytes[kind]
 		}
 	}
-	return total
+	return count, bytes
 }
