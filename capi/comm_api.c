@@ -96,7 +96,7 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
     struct ebsp_core *self = active_core();
     char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes) : NULL;
     if (remote) {
-        copy_small(remote + offset, src, (size_t)nbytes);
+        memcpy(remote + offset, src, (size_t)nbytes);
         return;
     }
     if (self)
@@ -108,7 +108,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     char *remote = src ? hp_fast(pid, dst, offset, nbytes) : NULL;
     if (remote)
-        copy_small(remote + offset, src, (size_t)nbytes);
+        memcpy(remote + offset, src, (size_t)nbytes); /* measured: faster than copy_small here (hpput8 g) */
     else
         hpput_slow(pid, src, dst, offset, nbytes);
 }
@@ -139,7 +139,7 @@ static int read_now(struct ebsp_core *self, int pid, const void *src, int offset
 {
     char *remote = self && dst ? hp_remote(self, pid, src, offset, nbytes) : NULL;
     if (remote)
-        copy_small(dst, remote + offset, (size_t)nbytes);
+        memcpy(dst, remote + offset, (size_t)nbytes);
     return remote != NULL;
 }
 
@@ -157,7 +157,7 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
     if (remote)
-        copy_small(dst, remote + offset, (size_t)nbytes);
+        memcpy(dst, remote + offset, (size_t)nbytes);
     else
         hpget_slow(pid, src, offset, dst, nbytes);
 }
@@ -176,7 +176,7 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
     if (remote)
-        copy_small(dst, remote + offset, (size_t)nbytes);
+        memcpy(dst, remote + offset, (size_t)nbytes);
     else
         direct_get_slow(pid, src, offset, dst, nbytes);
 }
