@@ -1,10 +1,13 @@
 /*
  * Core-side communication calls: registration, DRMA, BSMP and messages to
  * the host. Each forwards to the Go engine (comm.go) and leaves the kernel
- * if the call stopped the run; bsp_put, bsp_get and bsp_send are recorded
- * in the core's request log (reqlog.c) instead, which reaches the engine
- * at the next bsp_sync. A stopped run skips the Go call: the core
- * is on its way out and its requests no longer matter.
+ * if the call stopped the run, except the hot ones, which mostly stay in
+ * C: bsp_put and bsp_get are direct where the engine allows (direct.h),
+ * else recorded like bsp_send in the core's request log (reqlog.c), which
+ * reaches the engine at the next bsp_sync; the hp calls copy through the
+ * registration cache (hpcache.c); the message reads take the core's queue
+ * in place. A stopped run skips the Go call: the core is on its way out
+ * and its requests no longer matter.
  */
 #include "shim.h"
 #include "comm.h"
@@ -87,8 +90,7 @@ static inline char *hp_fast(int pid, const void *variable, int offset, int nbyte
     struct ebsp_core *self = ebsp_self;
     if (!self || sched_stopped())
         return NULL;
-    int32_t stamp = atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
-    return hp_cached(self, pid, variable, offset, nbytes, stamp);
+    return hp_cached(self, pid, variable, offset, nbytes, superstep_stamp(self));
 }
 
 __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void *dst, int offset, int nbytes)

@@ -9,7 +9,7 @@
 /* Asks the engine once per superstep and kind; remembers its answer. */
 static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
 {
-    int32_t now = atomic_load((_Atomic int32_t *)&self->superstep) + 1;
+    int32_t now = superstep_stamp(self);
     if (log->stamp == now)
         return 1;
     if (log->stamp == -now)

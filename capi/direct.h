@@ -51,12 +51,6 @@ static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof
 static inline void *put_bytes(struct put_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 static inline void *get_bytes(struct get_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 
-/* The stamp of a log allowed in the current superstep. */
-static inline int32_t direct_stamp(struct ebsp_core *self)
-{
-    return atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
-}
-
 /* A new entry of size bytes in a log allowed in this superstep when it has
  * room, else NULL. */
 static inline void *direct_fast_entry(struct ebsp_dlog *log, size_t size)
@@ -75,7 +69,7 @@ static inline void *direct_fast_entry(struct ebsp_dlog *log, size_t size)
  * has room): inline in bsp_put, no call. 0 when direct_put must decide. */
 static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    int32_t stamp = direct_stamp(self);
+    int32_t stamp = superstep_stamp(self);
     if (!src || self->puts.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
@@ -91,7 +85,7 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
 /* direct_get's fast path, inline in bsp_get; 0 when direct_get must decide. */
 static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    int32_t stamp = direct_stamp(self);
+    int32_t stamp = superstep_stamp(self);
     if (!dst || self->gets.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);

@@ -48,7 +48,7 @@ char *hp_remote(struct ebsp_core *self, int target, const void *variable, int of
         return NULL;
     if (!self->hp_cache && !make_lines(self))
         return NULL;
-    int32_t stamp = atomic_load((_Atomic int32_t *)&self->superstep) + 1;
+    int32_t stamp = superstep_stamp(self);
     struct hp_line *line = &self->hp_cache[hp_line_of(self, variable, target)];
     if (line->stamp != stamp || line->variable != variable || line->target != target) {
         void *remote = NULL;

@@ -194,6 +194,13 @@ static inline unsigned hp_line_of(const struct ebsp_core *self, const void *vari
     return ((h >> 20) + (unsigned)target) & self->hp_mask;
 }
 
+/* The stamp of the current superstep in the registration cache and the
+ * direct logs: superstep + 1, so that a zeroed line or log matches none. */
+static inline int32_t superstep_stamp(struct ebsp_core *self)
+{
+    return atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
+}
+
 /* hp_remote's answer when the cache has it for superstep stamp - 1, else
  * NULL; never calls into the engine (the inline fast path of bsp_put). */
 static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp)
