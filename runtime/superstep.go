@@ -61,11 +61,10 @@ type Barrier interface{ Wait() bool }
 // the loop that the C shim runs itself (capi/core_api.c), fast path
 // included. A core whose pending mirror is clear (no request, no queued
 // message: nothing for the engine) only waits at the barrier; if then the
-// flags say that nobody communicated, the sync is over, after the direct
-// puts and one more barrier if some core made any. It returns false
+// flags say that nobody communicated, the sync is over, after the steps of
+// the direct requests if some core made any. It returns false
 // when the run was stopped (by a misuse: TakeError, or elsewhere).
 func (c *Core) Sync(b Barrier) bool {
-	s := c.Superstep()
 	engine := c.pending == nil || c.pending.Load() != 0
 	step := 1
 	if engine {
@@ -74,7 +73,7 @@ func (c *Core) Sync(b Barrier) bool {
 	if step == 0 || !b.Wait() {
 		return false
 	}
-	if !engine && c.m.comm.flags[s%2].Load() != int32(s+1) {
+	if !engine && !c.flagged(c.m.comm.flags) {
 		// the shim's fast path does these steps itself, in C
 		for step = c.syncDirectOnly(); step > 0; step = c.syncStep(step) {
 			if !b.Wait() {
