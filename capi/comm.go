@@ -120,6 +120,25 @@ func (directDRMA) ReadGets(int)  { C.direct_read_gets() }
 func (directDRMA) WriteGets(int) { C.direct_write_gets() }
 func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
+// Sent reads core src's log of messages to dst in superstep step from the
+// core table (no call into C: the engine asks once per source).
+func (directDRMA) Sent(src, dst, step int) (unsafe.Pointer, int) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || src >= n || dst >= n {
+		return nil, 0
+	}
+	core := &unsafe.Slice(current.cores, n)[src]
+	logs := core.send_to[step&1]
+	if logs == nil {
+		return nil, 0
+	}
+	log := &unsafe.Slice(logs, n)[dst]
+	if int(log.stamp) != step+1 || log.log.used == 0 {
+		return nil, 0
+	}
+	return unsafe.Pointer(log.log.buf), int(log.log.used)
+}
+
 //export goRemoteVariable
 func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {
 	c := coreOf(pid)

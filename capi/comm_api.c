@@ -199,14 +199,25 @@ void bsp_set_tagsize(int *tag_bytes)
     sched_leave_if_stopped();
 }
 
-void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
+/* bsp_send when the inline fast path cannot take it (see put_slow). */
+__attribute__((noinline)) static void send_slow(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = active_core();
-    if (self && reqlog_send(self, pid, tag, payload, nbytes))
+    int direct = self ? direct_send(self, pid, tag, payload, nbytes) : DIRECT_ELSEWHERE;
+    if (direct == DIRECT_LOGGED)
+        return;
+    if (direct == DIRECT_ELSEWHERE && self && reqlog_send(self, pid, tag, payload, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (self && drained(self))
+    if (direct == DIRECT_ELSEWHERE && self && drained(self))
         goSend(self->pid, pid, (void *)tag, (void *)payload, nbytes);
     sched_leave_if_stopped();
+}
+
+void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
+{
+    struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
+    if (!self || !direct_send_fast(self, pid, tag, payload, nbytes))
+        send_slow(pid, tag, payload, nbytes);
 }
 
 /* The message calls read the core's queue (struct ebsp_msgq) in place. */

@@ -58,6 +58,41 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     return status;
 }
 
+int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    int tag_len = self->tagsize;
+    int n = ebsp_active_nprocs;
+    if (nbytes < 0 || (!tag && tag_len > 0) || (!payload && nbytes > 0) || pid < 0 || pid >= n)
+        return DIRECT_ELSEWHERE; /* the engine names what is wrong */
+    struct ebsp_dlog *s = &self->sends;
+    if (!allowed(self, s, DIRECT_SEND))
+        return DIRECT_ELSEWHERE;
+    for (int p = 0; p < 2; p++)
+        if (!self->send_to[p] && !(self->send_to[p] = calloc((size_t)n, sizeof *self->send_to[p])))
+            return DIRECT_ELSEWHERE; /* the engine's path, which it allowed too */
+    int32_t stamp = superstep_stamp(self);
+    struct ebsp_dlog *d = &self->send_to[(stamp - 1) & 1][pid];
+    if (d->stamp != stamp) { /* the first message to pid in this superstep */
+        d->stamp = stamp;
+        d->log.used = 0;
+    }
+    size_t size = send_entry_size((size_t)tag_len, (size_t)nbytes);
+    if ((int64_t)size > s->budget) {
+        goDirectExhausted(self->pid, DIRECT_SEND);
+        return DIRECT_STOPPED;
+    }
+    if (d->log.used + size > d->log.cap && !bytes_reserve(&d->log, size))
+        return DIRECT_ELSEWHERE;
+    struct send_entry *e = (struct send_entry *)(d->log.buf + d->log.used);
+    d->log.used += size;
+    s->budget -= (int64_t)size;
+    e->tag_len = tag_len;
+    e->size = nbytes;
+    copy_small(e + 1, tag, (size_t)tag_len);
+    copy_small((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
+    return DIRECT_LOGGED;
+}
+
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     if (!dst || !allowed(self, &self->gets, DIRECT_GET))
@@ -119,6 +154,13 @@ void direct_write_puts(void)
 void direct_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
+        for (int p = 0; p < 2; p++) {
+            for (int t = 0; cores[i].send_to[p] && t < n; t++)
+                free(cores[i].send_to[p][t].log.buf);
+            free(cores[i].send_to[p]);
+            cores[i].send_to[p] = NULL;
+        }
+        cores[i].sends = (struct ebsp_dlog){0};
         free(cores[i].puts.log.buf);
         free(cores[i].gets.log.buf);
         cores[i].puts = cores[i].gets = (struct ebsp_dlog){0};

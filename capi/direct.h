@@ -27,10 +27,11 @@ enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
        DIRECT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
 
 /* The kinds, as goBeginDirect knows them (runtime.DirectKind). */
-enum { DIRECT_PUT = 0, DIRECT_GET = 1 };
+enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2 };
 
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
+int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
 
 struct put_entry {
     void *target; /* the byte the put starts at, in the target core's copy */
@@ -95,6 +96,51 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     e->source = remote + offset;
     e->dst = dst;
     e->nbytes = (size_t)nbytes;
+    return 1;
+}
+
+/* A direct message: its sizes, then the tag and the payload, padded to 8
+ * (runtime/direct.go reads it: capi/twins.go checks the layout). The
+ * sender keeps it in its log for the destination until the superstep
+ * after next, so that bsp_hpmove's pointers into it stay valid. */
+struct send_entry {
+    int32_t tag_len, size;
+};
+
+static inline size_t send_entry_size(size_t tag_len, size_t nbytes)
+{
+    return sizeof(struct send_entry) + direct_padded(tag_len + nbytes);
+}
+
+/* The log for messages to pid in this superstep when it has been started,
+ * else NULL. */
+static inline struct ebsp_dlog *direct_send_log(struct ebsp_core *self, int pid, int32_t stamp)
+{
+    if (self->sends.stamp != stamp || !self->send_to[1] || pid < 0 || pid >= ebsp_active_nprocs)
+        return NULL;
+    struct ebsp_dlog *d = &self->send_to[(stamp - 1) & 1][pid];
+    return d->stamp == stamp ? d : NULL;
+}
+
+/* direct_send's fast path, inline in bsp_send; 0 when direct_send must
+ * decide (or report). */
+static inline int direct_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    int tag_len = self->tagsize;
+    if (nbytes < 0 || (!tag && tag_len > 0) || (!payload && nbytes > 0))
+        return 0;
+    int32_t stamp = superstep_stamp(self);
+    struct ebsp_dlog *d = direct_send_log(self, pid, stamp);
+    size_t size = send_entry_size((size_t)tag_len, (size_t)nbytes);
+    if (!d || d->log.used + size > d->log.cap || (int64_t)size > self->sends.budget)
+        return 0;
+    struct send_entry *e = (struct send_entry *)(d->log.buf + d->log.used);
+    d->log.used += size;
+    self->sends.budget -= (int64_t)size;
+    e->tag_len = tag_len;
+    e->size = nbytes;
+    copy_small(e + 1, tag, (size_t)tag_len);
+    copy_small((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
     return 1;
 }
 

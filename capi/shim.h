@@ -98,6 +98,9 @@ struct ebsp_core {
     struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
                                  the last drain into the engine (reqlog.c) */
     struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */
+    struct ebsp_dlog sends;      /* direct sends: the engine's leave and the budget (direct.c) */
+    struct ebsp_dlog *send_to[2]; /* [superstep % 2][pid]: messages sent to pid in that
+                                     superstep (stamp), read by pid in the next one */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;

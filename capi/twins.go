@@ -16,6 +16,7 @@ package main
 #include "shim.h"
 #include "mem.h"
 #include "reqlog.h"
+#include "direct.h"
 
 // cgo gives sizeof for types, not offsetof or the size of a field: the C
 // compiler works them out into constants here.
@@ -37,6 +38,7 @@ enum {
 	twin_core_tagsize_size   = sizeof(((struct ebsp_core *)0)->tagsize),
 	twin_core_pending_off    = offsetof(struct ebsp_core, sync_pending),
 	twin_core_pending_size   = sizeof(((struct ebsp_core *)0)->sync_pending),
+	twin_send_entry_size     = sizeof(struct send_entry),
 	twin_msg_size            = sizeof(struct ebsp_msg),
 	twin_msg_payload         = offsetof(struct ebsp_msg, payload),
 	twin_msg_tag_len         = offsetof(struct ebsp_msg, tag_len),
@@ -94,6 +96,7 @@ var (
 // struct ebsp_msgq and struct ebsp_msg (capi/shim.h), a core's message
 // queue in its C table, are runtime.QueueState and runtime's message.
 var (
+	_ = [1]int{}[C.twin_send_entry_size-runtime.DirectMessageHeader]
 	_ = [1]int{}[C.twin_msg_size-runtime.MessageBytes]
 	_ = [1]int{}[C.twin_msg_payload-runtime.MessagePayloadOffset]
 	_ = [1]int{}[C.twin_msg_tag_len-runtime.MessageTagLenOffset]

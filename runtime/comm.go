@@ -50,7 +50,7 @@ type machineComm struct {
 	// direct puts, direct gets (C memory when shared), gets in superstep s
 	direct                 DirectDRMA
 	directPuts, directGets *syncFlags
-	gets                   syncFlags
+	gets, directSends      syncFlags
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -108,7 +108,7 @@ func (m *Machine) startComm() error {
 	if mc.flags == nil {
 		mc.flags, mc.directPuts, mc.directGets = new(syncFlags), new(syncFlags), new(syncFlags)
 	}
-	for _, f := range []*syncFlags{mc.flags, mc.directPuts, mc.directGets, &mc.gets} {
+	for _, f := range []*syncFlags{mc.flags, mc.directPuts, mc.directGets, &mc.gets, &mc.directSends} {
 		for i := range f {
 			f[i].Store(0) // an earlier run's superstep s is this run's too
 		}

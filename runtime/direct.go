@@ -1,5 +1,7 @@
 package runtime
 
+import "unsafe"
+
 // Direct DRMA: the board's bsp_put and bsp_get. The C shim resolves a
 // request's remote address at the call (RemoteVariable, cached) and logs
 // it; in the sync each core carries out its own requests when the engine
@@ -18,6 +20,7 @@ type DirectKind int
 const (
 	DirectPut DirectKind = iota
 	DirectGet
+	DirectSend
 )
 
 // DirectDRMA is the C shim's side of direct requests: each method carries
@@ -26,11 +29,16 @@ type DirectDRMA interface {
 	ReadGets(pid int)  // read the gets' sources
 	WriteGets(pid int) // write the gets' destinations
 	WritePuts(pid int) // write the puts
+	// Sent is where the messages core src sent to core dst in superstep
+	// step are (a sequence of directMessage headers, each followed by the
+	// tag and the payload, padded to 8), and how many bytes they take;
+	// nil when none. They stay there until superstep step+2.
+	Sent(src, dst, step int) (unsafe.Pointer, int)
 }
 
 // directState is superstep+1 of the last superstep in which the core was
 // allowed direct requests of each kind.
-type directState [2]int32
+type directState [3]int32
 
 // SetDirectDRMA lets cores make direct requests (BeginDirect), carried
 // out by d. Set once by the C shim.
@@ -51,7 +59,13 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 		return 0, false
 	}
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
-	c.flag(c.directFlags(kind))
+	if kind == DirectSend {
+		// the engine queues the messages at the receivers (phase B)
+		c.flag(&mc.directSends)
+		c.communicated()
+	} else {
+		c.flag(c.directFlags(kind))
+	}
 	return mc.limit - c.comm.outBytes, true
 }
 
@@ -65,8 +79,11 @@ func (c *Core) directFlags(kind DirectKind) *syncFlags {
 // DirectExhausted is the misuse of a core whose direct requests of kind
 // went over the communication limit.
 func (c *Core) DirectExhausted(kind DirectKind) *Error {
-	if kind == DirectGet {
+	switch kind {
+	case DirectGet:
 		return c.commExhausted("bsp_get")
+	case DirectSend:
+		return c.commExhausted("bsp_send")
 	}
 	return c.commExhausted("bsp_put")
 }
@@ -105,4 +122,34 @@ func (c *Core) writeDirectPuts() {
 // its target writes in phase B.
 func (c *Core) putsAfterGets() bool {
 	return c.flagged(c.m.comm.directPuts) && (c.flagged(&c.m.comm.gets) || c.flagged(c.m.comm.directGets))
+}
+
+// directMessage is the header of a direct message in a sender's log
+// (struct send_entry, capi/direct.h; capi/twins.go checks the layout).
+type directMessage struct{ tagLen, size int32 }
+
+// DirectMessageHeader is the size of directMessage, for capi/twins.go.
+const DirectMessageHeader = unsafe.Sizeof(directMessage{})
+
+// queueDirectMessages queues the direct messages sent to this core in this
+// superstep, by source pid, then issue order, where their senders keep
+// them (phase B, after the packed ones).
+func (c *Core) queueDirectMessages() {
+	if !c.flagged(&c.m.comm.directSends) {
+		return
+	}
+	step := c.Superstep()
+	for src := range c.m.cores {
+		log, n := c.m.comm.direct.Sent(src, c.pid, step)
+		for at := 0; at < n; {
+			h := (*directMessage)(unsafe.Add(log, at))
+			tag := unsafe.Add(log, at+int(DirectMessageHeader))
+			err := c.comm.queue.push(message{tag: tag, payload: unsafe.Add(tag, int(h.tagLen)), tagLen: int(h.tagLen), size: int(h.size)})
+			if err != nil {
+				c.comm.err = c.errorf("bsp_sync", "%v", err)
+				return
+			}
+			at += int(DirectMessageHeader) + (int(h.tagLen+h.size)+7)&^7
+		}
+	}
 }

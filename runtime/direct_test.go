@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"encoding/binary"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,6 +21,7 @@ type fakeDirect struct {
 	gets        map[int][]*fakeGet
 	writes      map[int]int // WritePuts calls that wrote something, by pid
 	overwritten []int64     // the distinct values the puts overwrote
+	sent        map[[3]int][]byte
 }
 
 type fakePut struct {
@@ -31,7 +35,7 @@ type fakeGet struct {
 }
 
 func newFakeDirect(m *Machine) *fakeDirect {
-	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}}
+	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}, sent: map[[3]int][]byte{}}
 	m.SetDirectDRMA(f)
 	return f
 }
@@ -91,6 +95,32 @@ func (f *fakeDirect) WritePuts(pid int) {
 	for _, p := range puts {
 		*p.dst = p.v
 	}
+}
+
+// send logs a message as capi/direct.c does: header, tag, payload, padded.
+func (f *fakeDirect) send(k kcore, to int, tag, payload []byte) {
+	_, ok := k.BeginDirect(DirectSend)
+	require.True(k.t, ok, "direct sends allowed")
+	rec := binary.LittleEndian.AppendUint32(nil, uint32(len(tag)))
+	rec = binary.LittleEndian.AppendUint32(rec, uint32(len(payload)))
+	rec = append(append(rec, tag...), payload...)
+	for len(rec)%8 != 0 {
+		rec = append(rec, 0)
+	}
+	key := [3]int{k.Pid(), to, k.Superstep()}
+	f.mu.Lock()
+	f.sent[key] = append(f.sent[key], rec...)
+	f.mu.Unlock()
+}
+
+func (f *fakeDirect) Sent(src, dst, step int) (unsafe.Pointer, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.sent[[3]int{src, dst, step}]
+	if len(b) == 0 {
+		return nil, 0
+	}
+	return unsafe.Pointer(&b[0]), len(b)
 }
 
 // directMachine is a boardMachine (reg_test.go) over shared memory,
@@ -248,4 +278,36 @@ func TestDirectPutWinsOverDirectGet(t *testing.T) {
 		assert.Equal(t, int64(149), mem[0].x, "engine %v", engine)
 		assert.Equal(t, []int64{11}, f.overwritten, "engine %v: the puts overwrite the gets' values", engine)
 	}
+}
+
+// Direct messages are queued by source pid, then issue order, with the
+// tag of the superstep they were sent in.
+func TestDirectSendsQueueInSourceOrder(t *testing.T) {
+	m := directMachine(t, 3)
+	f := newFakeDirect(m)
+	got := make([][]string, 3)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		size := 2
+		_, err := k.SetTagsize(size)
+		k.must(err)
+		k.Sync()
+		for i := range 2 {
+			for to := range 3 {
+				f.send(k, to, []byte{byte(k.Pid()), byte(i)}, []byte(fmt.Sprintf("%d>%d#%d", k.Pid(), to, i)))
+			}
+		}
+		k.Sync()
+		n, bytes := k.QSize()
+		assert.Equal(t, 6, n)
+		assert.Equal(t, 6*5, bytes)
+		for range n {
+			var tag [2]byte
+			size := k.GetTag(ptr(&tag))
+			buf := make([]byte, size)
+			k.Move(unsafe.Pointer(unsafe.SliceData(buf)), size)
+			got[k.Pid()] = append(got[k.Pid()], fmt.Sprintf("%d%d:%s", tag[0], tag[1], buf))
+		}
+	}))
+	assert.Equal(t, []string{"00:0>0#0", "01:0>0#1", "10:1>0#0", "11:1>0#1", "20:2>0#0", "21:2>0#1"}, got[0])
+	assert.Equal(t, "21:2>2#1", got[2][5])
 }

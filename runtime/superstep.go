@@ -261,6 +261,7 @@ func (c *Core) syncPhaseB() {
 		return
 	}
 	c.deliver(laneData)
+	c.queueDirectMessages()
 	c.installRegistrations()
 	if c.comm.newTag >= 0 {
 		c.comm.tagsize = c.comm.newTag
