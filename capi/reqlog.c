@@ -12,8 +12,9 @@
 /* A payload this large costs more to copy twice (log, then the engine's
  * packed block) than a direct call into Go costs (bench/comm). */
 enum { INLINE_MAX = 4096 };
-/* The log starts this big and doubles. */
-enum { LOG_MIN = 4096 };
+/* A log starts this big and doubles: small, since a core has a direct
+ * send log per destination (an all-to-all on 1024 cores makes a million). */
+enum { LOG_MIN = 64 };
 /* A log this full is drained rather than grown: it stays in cache, and a
  * kernel that never syncs meets the engine's memory limit (EBSP_COMM_LIMIT_MB). */
 enum { DRAIN_AT = 256 << 10 };

@@ -25,6 +25,11 @@ type message struct {
 
 const messageSize = int(unsafe.Sizeof(message{}))
 
+// queueMinBytes is the smallest mapping of a queue's messages: a page, as
+// every core of a run has a queue (bufferMinBytes would be 64 MiB of
+// address space at 1024 cores, too much for a 32-bit build).
+const queueMinBytes = 4096
+
 // The layout of message, for capi/twins.go.
 const (
 	MessageBytes         = unsafe.Sizeof(message{})
@@ -71,6 +76,7 @@ func (q *msgQueue) at(i int32) *message {
 
 // reserve makes room for n more messages.
 func (q *msgQueue) reserve(n int) error {
+	q.store.minBytes = queueMinBytes
 	if err := q.store.grow(n * messageSize); err != nil {
 		return err
 	}

@@ -18,6 +18,8 @@ type buffer struct {
 	// where a 64 KiB mapping each would cost 1024*1024 mappings and 4 GiB
 	// of touched pages in an all-to-all on 1024 cores).
 	onHeap bool
+	// minBytes, when set, is the smallest mapping instead of bufferMinBytes.
+	minBytes int
 }
 
 // bufferMinBytes is the smallest mapping; it grows by doubling.
@@ -41,6 +43,9 @@ func (a *buffer) grow(n int) error {
 		return nil
 	}
 	size := max(bufferMinBytes, len(a.mem))
+	if a.minBytes > 0 {
+		size = max(a.minBytes, len(a.mem))
+	}
 	if a.onHeap {
 		size = max(heapBufferMinBytes, len(a.mem))
 	}
