@@ -21,9 +21,10 @@ static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
     return ok;
 }
 
-/* Room for an entry of size bytes in log, for a request of kind that the
- * cache resolved; *status says why not when it returns NULL. */
-static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, int kind, size_t size, int *status)
+/* Room for an entry of size bytes in b, whose budget is log's, for a
+ * request of kind that can be direct; *status says why not when it
+ * returns NULL. */
+static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, struct ebsp_bytes *b, int kind, size_t size, int *status)
 {
     *status = DIRECT_ELSEWHERE;
     if ((int64_t)size > log->budget) {
@@ -31,7 +32,6 @@ static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, int kind, size
         *status = DIRECT_STOPPED;
         return NULL;
     }
-    struct ebsp_bytes *b = &log->log;
     if (b->used + size > b->cap && !bytes_reserve(b, size))
         return NULL;
     void *e = b->buf + b->used;
@@ -49,12 +49,9 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct put_entry *e = entry(self, &self->puts, DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
-    if (e) {
-        e->target = remote + offset;
-        e->nbytes = (size_t)nbytes;
-        copy_small(put_bytes(e), src, (size_t)nbytes);
-    }
+    struct put_entry *e = entry(self, &self->puts, &self->puts.log, DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
+    if (e)
+        put_entry_fill(e, remote + offset, src, nbytes);
     return status;
 }
 
@@ -62,7 +59,7 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
 {
     int tag_len = self->tagsize;
     int n = ebsp_active_nprocs;
-    if (nbytes < 0 || (!tag && tag_len > 0) || (!payload && nbytes > 0) || pid < 0 || pid >= n)
+    if (!send_is_plain(tag_len, tag, payload, nbytes) || pid < 0 || pid >= n)
         return DIRECT_ELSEWHERE; /* the engine names what is wrong */
     struct ebsp_dlog *s = &self->sends;
     if (!allowed(self, s, DIRECT_SEND))
@@ -76,21 +73,11 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
         d->stamp = stamp;
         d->log.used = 0;
     }
-    size_t size = send_entry_size((size_t)tag_len, (size_t)nbytes);
-    if ((int64_t)size > s->budget) {
-        goDirectExhausted(self->pid, DIRECT_SEND);
-        return DIRECT_STOPPED;
-    }
-    if (d->log.used + size > d->log.cap && !bytes_reserve(&d->log, size))
-        return DIRECT_ELSEWHERE;
-    struct send_entry *e = (struct send_entry *)(d->log.buf + d->log.used);
-    d->log.used += size;
-    s->budget -= (int64_t)size;
-    e->tag_len = tag_len;
-    e->size = nbytes;
-    copy_small(e + 1, tag, (size_t)tag_len);
-    copy_small((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
-    return DIRECT_LOGGED;
+    int status;
+    struct send_entry *e = entry(self, s, &d->log, DIRECT_SEND, send_entry_size((size_t)tag_len, (size_t)nbytes), &status);
+    if (e)
+        send_entry_fill(e, tag_len, tag, payload, nbytes);
+    return status;
 }
 
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
@@ -101,12 +88,9 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct get_entry *e = entry(self, &self->gets, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
-    if (e) {
-        e->source = remote + offset;
-        e->dst = dst;
-        e->nbytes = (size_t)nbytes;
-    }
+    struct get_entry *e = entry(self, &self->gets, &self->gets.log, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
+    if (e)
+        get_entry_fill(e, remote + offset, dst, nbytes);
     return status;
 }
 

@@ -52,11 +52,25 @@ static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof
 static inline void *put_bytes(struct put_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 static inline void *get_bytes(struct get_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 
-/* A new entry of size bytes in a log allowed in this superstep when it has
- * room, else NULL. */
-static inline void *direct_fast_entry(struct ebsp_dlog *log, size_t size)
+/* The entries' contents, written at the call. */
+static inline void put_entry_fill(struct put_entry *e, char *target, const void *src, int nbytes)
 {
-    struct ebsp_bytes *b = &log->log;
+    e->target = target;
+    e->nbytes = (size_t)nbytes;
+    copy_small(put_bytes(e), src, (size_t)nbytes);
+}
+
+static inline void get_entry_fill(struct get_entry *e, const char *source, void *dst, int nbytes)
+{
+    e->source = source;
+    e->dst = dst;
+    e->nbytes = (size_t)nbytes;
+}
+
+/* A new entry of size bytes in b, whose budget is log's, allowed in this
+ * superstep, when it has room, else NULL. */
+static inline void *direct_fast_entry(struct ebsp_dlog *log, struct ebsp_bytes *b, size_t size)
+{
     if (b->used + size > b->cap || (int64_t)size > log->budget)
         return NULL;
     void *e = b->buf + b->used;
@@ -74,12 +88,10 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     if (!src || self->puts.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
-    struct put_entry *e = remote ? direct_fast_entry(&self->puts, put_entry_size((size_t)nbytes)) : NULL;
+    struct put_entry *e = remote ? direct_fast_entry(&self->puts, &self->puts.log, put_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
-    e->target = remote + offset;
-    e->nbytes = (size_t)nbytes;
-    copy_small(put_bytes(e), src, (size_t)nbytes);
+    put_entry_fill(e, remote + offset, src, nbytes);
     return 1;
 }
 
@@ -90,12 +102,10 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     if (!dst || self->gets.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);
-    struct get_entry *e = remote ? direct_fast_entry(&self->gets, get_entry_size((size_t)nbytes)) : NULL;
+    struct get_entry *e = remote ? direct_fast_entry(&self->gets, &self->gets.log, get_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
-    e->source = remote + offset;
-    e->dst = dst;
-    e->nbytes = (size_t)nbytes;
+    get_entry_fill(e, remote + offset, dst, nbytes);
     return 1;
 }
 
@@ -110,6 +120,14 @@ struct send_entry {
 static inline size_t send_entry_size(size_t tag_len, size_t nbytes)
 {
     return sizeof(struct send_entry) + direct_padded(tag_len + nbytes);
+}
+
+static inline void send_entry_fill(struct send_entry *e, int tag_len, const void *tag, const void *payload, int nbytes)
+{
+    e->tag_len = tag_len;
+    e->size = nbytes;
+    copy_small(e + 1, tag, (size_t)tag_len);
+    copy_small((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
 }
 
 /* The log for messages to pid in this superstep when it has been started,
@@ -127,20 +145,13 @@ static inline struct ebsp_dlog *direct_send_log(struct ebsp_core *self, int pid,
 static inline int direct_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tag_len = self->tagsize;
-    if (nbytes < 0 || (!tag && tag_len > 0) || (!payload && nbytes > 0))
+    if (!send_is_plain(tag_len, tag, payload, nbytes))
         return 0;
-    int32_t stamp = superstep_stamp(self);
-    struct ebsp_dlog *d = direct_send_log(self, pid, stamp);
-    size_t size = send_entry_size((size_t)tag_len, (size_t)nbytes);
-    if (!d || d->log.used + size > d->log.cap || (int64_t)size > self->sends.budget)
+    struct ebsp_dlog *d = direct_send_log(self, pid, superstep_stamp(self));
+    struct send_entry *e = d ? direct_fast_entry(&self->sends, &d->log, send_entry_size((size_t)tag_len, (size_t)nbytes)) : NULL;
+    if (!e)
         return 0;
-    struct send_entry *e = (struct send_entry *)(d->log.buf + d->log.used);
-    d->log.used += size;
-    self->sends.budget -= (int64_t)size;
-    e->tag_len = tag_len;
-    e->size = nbytes;
-    copy_small(e + 1, tag, (size_t)tag_len);
-    copy_small((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
+    send_entry_fill(e, tag_len, tag, payload, nbytes);
     return 1;
 }
 

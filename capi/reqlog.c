@@ -108,7 +108,7 @@ int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
 int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tagsize = self->tagsize;
-    if (nbytes < 0 || nbytes >= INLINE_MAX - tagsize || (!tag && tagsize > 0) || (!payload && nbytes > 0))
+    if (!send_is_plain(tagsize, tag, payload, nbytes) || nbytes >= INLINE_MAX - tagsize)
         return 0;
     struct reqlog_entry *e = append(self, REQ_SEND, (size_t)tagsize + (size_t)nbytes);
     if (!e)

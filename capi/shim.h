@@ -64,6 +64,13 @@ struct ebsp_msgq {
                           most the tag size in force */
 };
 
+/* A bsp_send the shim may record without asking the engine: no negative
+ * size, no NULL buffer with bytes to copy (the engine names those). */
+static inline int send_is_plain(int tag_len, const void *tag, const void *payload, int nbytes)
+{
+    return nbytes >= 0 && (tag || tag_len == 0) && (payload || nbytes == 0);
+}
+
 /* A cached answer to "where is core `target`'s copy of the registered
  * variable `variable`", valid in superstep `stamp - 1` (registrations
  * change only at a bsp_sync). A core's cache has at least HP_LINES lines,
