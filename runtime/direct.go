@@ -2,17 +2,19 @@ package runtime
 
 import "unsafe"
 
-// Direct DRMA: the board's bsp_put and bsp_get. The C shim resolves a
-// request's remote address at the call (RemoteVariable, cached) and logs
-// it; in the sync each core carries out its own requests when the engine
-// says so (capi/direct.c). The engine decides whether a core may, and the
-// order: every get reads its source after the first barrier, before any
-// put is written; a get's destination is written after every core has
-// read (it may be a registered variable another core gets from); a put is
-// written after the get replies and direct gets that could write the same
-// bytes (a put wins over a get). Direct requests raise their own flags, not
-// the sync flags: a superstep with nothing else needs no call into the
-// engine (superstep.go, and bsp_sync's fast path in capi/core_api.c).
+// Direct requests: bsp_put, bsp_get and bsp_send recorded by the C shim
+// (capi/direct.c) and carried out without parsing or packing. A put or a
+// get has its remote address resolved at the call (RemoteVariable,
+// cached), as on the board, and each core carries out its own in the sync
+// when the engine says so: every get reads its source after the first
+// barrier, before any put is written; a get's destination is written after
+// every core has read (it may be a registered variable another core gets
+// from); a put is written after the get replies and direct gets that could
+// write the same bytes (a put wins over a get). Direct puts and gets raise
+// their own flags, not the sync flags: a superstep with nothing else needs
+// no call into the engine (superstep.go, and bsp_sync's fast path in
+// capi/core_api.c). A message stays in its sender's log, where the engine
+// queues it at the receiver in phase B (queueDirectMessages).
 
 // DirectKind is a kind of direct request.
 type DirectKind int
@@ -23,8 +25,8 @@ const (
 	DirectSend
 )
 
-// DirectDRMA is the C shim's side of direct requests: each method carries
-// out the calling core's own logged requests (it runs on the core's thread).
+// DirectDRMA is the C shim's side of direct requests: the first three carry
+// out the calling core's own logged requests (they run on its thread).
 type DirectDRMA interface {
 	ReadGets(pid int)  // read the gets' sources
 	WriteGets(pid int) // write the gets' destinations
