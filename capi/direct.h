@@ -13,6 +13,11 @@
  * runtime.Core.BeginDirect) and the order of the steps (runtime/superstep.go);
  * a request the cache cannot resolve takes the request log instead, where
  * the engine reports what is wrong with it.
+ *
+ * Direct sends: bsp_send appends the message to the core's log for its
+ * destination, and the engine queues it at the receiver where it lies
+ * (runtime/direct.go), so a message is copied once at the call and once by
+ * bsp_move.
  */
 #ifndef EBSP_DIRECT_H
 #define EBSP_DIRECT_H
