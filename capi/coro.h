@@ -12,9 +12,15 @@ struct ebsp_core;
 
 /* This build has a context switch (x86-64 without AddressSanitizer). */
 int coro_supported(void);
-/* Runs cores first..n-1 as coroutines, each calling run_core; 0, or -1
- * when they could not be started (nothing was). */
+/* Prepares cores first..n-1 to run as coroutines, each calling run_core,
+ * and starts the worker threads; returns the number of workers, or -1 when
+ * they could not be started (nothing was). The cores run from coro_go on;
+ * coro_cancel instead stops the workers and frees everything. */
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *));
+/* The worker 0..workers-1 whose queue core pid belongs to: its home. */
+int coro_home(int pid);
+void coro_go(void);
+void coro_cancel(void);
 /* Waits until every coroutine finished, frees the run. */
 void coro_join(void);
 /* The calling code runs on a coroutine. */

@@ -34,8 +34,8 @@
  * sysmon) starts one more worker whenever every worker has run the same
  * core for MONITOR_STUCK_TICKS ticks while other cores wait to run, so the
  * core spun on gets a CPU as it would under threads, at worst at the
- * price of one thread per core. An added worker leaves again after
- * RETIRE_MS without work.
+ * price of one thread per core. An added worker takes only cores queued
+ * behind such a stuck core and leaves as soon as there are none.
  *
  * Cores migrate between workers, so C code must not keep the address of a
  * __thread variable across a switch (gcc computes a TLS address once per
@@ -84,37 +84,58 @@ enum { CO_YIELD = 1, CO_PARK, CO_DONE };
 struct coro {
     void *sp;                  /* saved stack pointer while switched out */
     struct ebsp_core *core;
-    struct coro *next;         /* in the run queue or the parked list */
+    struct coro *next;         /* in a run queue or a parked list */
     int action;                /* what the worker does after the core switched back */
+    int home;                  /* the worker whose queue and parked list it joins */
     _Atomic unsigned *park_word;
     unsigned park_val;         /* parked until *park_word != park_val */
-};
+} __attribute__((aligned(64))); /* a line each: workers write their cores' */
 
 /* Worker slots: a slot's stack slice is reused only after its previous
  * thread was joined (glibc keeps the thread control block in it). */
 enum { W_FREE = 0, W_RUNNING, W_EXITED };
 
+/* A first worker's cores: the runnable ones (FIFO) and the parked ones
+ * (FIFO too, so that a wake-up keeps the order in which they parked), under
+ * the worker's own lock. Each core has a home worker and goes back to its
+ * queue whenever it yields or parks, wherever it ran: the cores of one
+ * worker stay on one CPU's caches and the workers touch each other's lines
+ * only to steal or to wake (measured on a 2-vCPU EPYC VM, one run queue
+ * for all: 10 us per empty 16-core sync, against 1.2 us with one worker). */
+struct queue {
+    atomic_flag lock;
+    struct coro *head, *tail;
+    struct coro *parked, *parked_tail;
+    int nparked;
+    _Atomic unsigned wakes_seen; /* co.wakes when its parked cores were last woken */
+    _Atomic int queued;        /* length of the run queue */
+};
+
 struct worker {
+    struct queue q;            /* empty for the workers the monitor adds */
     void *sp;                  /* the worker's scheduling loop while a core runs */
     pthread_t thread;
     int index;
     _Atomic int state;         /* W_FREE, W_RUNNING, W_EXITED (not yet joined) */
     struct coro *_Atomic cur;  /* the core it runs, NULL between cores */
     _Atomic unsigned long switches;
-};
+} __attribute__((aligned(64)));
 
 /* Worker slice: own frames, the thread control block and static TLS. */
 enum { WORKER_STACK = 256 * 1024 };
 /* Monitor period and how many periods without a switch make a worker stuck. */
 enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
-/* An idle worker spins this long before it sleeps, when the cores fit on
- * the workers (a partner's release is then usually microseconds away).
- * Measured at P=2 (../shared/bench sync_us, 5 alternating launches, busy
- * VM): 0.63-1.41 us with this spin, 1.21-3.02 us without. A parked core
- * spinning on the barrier word before it parks instead: 15-54 us. */
+/* An idle worker spins this long before it sleeps, when the workers fit
+ * on the CPUs (another worker's release is then usually microseconds away);
+ * else it yields IDLE_YIELDS times. Measured at P=2 (../shared/bench
+ * sync_us, 5 alternating launches, busy VM): 0.63-1.41 us with this spin,
+ * 1.21-3.02 us without; a parked core spinning on the barrier word before
+ * it parks instead: 15-54 us. At P=16 and 64 on 2 workers (per-worker
+ * queues, an empty-sync loop): 1.7-1.9 and 4.4-5.2 us with the spin,
+ * 2.5 and 6.6-6.8 us with the yields. */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
-/* An added worker leaves after this long without work. */
-enum { RETIRE_MS = 20 };
+/* How long a worker may run one core before the others take from its queue. */
+enum { STEAL_AFTER_NS = 2000 };
 
 
 static struct {
@@ -126,16 +147,13 @@ static struct {
     struct worker *workers;    /* [max_workers] */
     int max_workers;
     _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
-    int base_workers;
+    int base_workers;          /* the first workers, homes of the cores */
     int spin_idle;
-    atomic_flag lock;          /* the run queue and the parked list */
-    struct coro *head, *tail;  /* runnable, FIFO */
-    struct coro *parked;
-    _Atomic int queued;        /* length of the run queue */
     _Atomic int live;          /* cores not yet finished */
-    _Atomic unsigned qseq;     /* futex word of idle workers */
+    _Atomic unsigned qseq __attribute__((aligned(64))); /* futex word of idle workers */
     _Atomic int idle;
     _Atomic int timed;         /* cores parked in sched_wait_change */
+    _Atomic unsigned wakes __attribute__((aligned(64))); /* coro_wake_parked calls */
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
@@ -158,70 +176,158 @@ static inline void cpu_relax(void)
     __builtin_ia32_pause();
 }
 
-static void lock(void)
+static void lock(struct queue *q)
 {
-    for (int i = 0; atomic_flag_test_and_set_explicit(&co.lock, memory_order_acquire); i++)
+    for (int i = 0; atomic_flag_test_and_set_explicit(&q->lock, memory_order_acquire); i++)
         if (i >= 64)
             sched_yield(); /* the holder's thread was preempted */
         else
             cpu_relax();
 }
 
-static void unlock(void)
+static void unlock(struct queue *q)
 {
-    atomic_flag_clear_explicit(&co.lock, memory_order_release);
+    atomic_flag_clear_explicit(&q->lock, memory_order_release);
 }
 
-/* Appends the list first..last (locked). */
-static void push_locked(struct coro *first, struct coro *last, int count)
+static struct queue *home_of(const struct coro *c)
+{
+    return &co.workers[c->home].q;
+}
+
+/* Appends the list first..last to q's run queue (locked). */
+static void push_locked(struct queue *q, struct coro *first, struct coro *last, int count)
 {
     last->next = NULL;
-    if (co.tail)
-        co.tail->next = first;
+    if (q->tail)
+        q->tail->next = first;
     else
-        co.head = first;
-    co.tail = last;
-    atomic_fetch_add(&co.queued, count);
+        q->head = first;
+    q->tail = last;
+    atomic_fetch_add(&q->queued, count);
 }
 
-/* Tells idle workers that cores were queued. */
+/* Cores queued on every worker. */
+static int queued_total(void)
+{
+    int n = 0, nw = atomic_load(&co.nworkers);
+    for (int i = 0; i < nw && i < co.base_workers; i++)
+        n += atomic_load(&co.workers[i].q.queued);
+    return n;
+}
+
+/* Tells idle workers that cores were queued. The queue's count was raised
+ * before (a sequentially consistent read-modify-write), and an idle worker
+ * counts itself idle before it looks at the counts: one of the two sees the
+ * other. */
 static void kick(int count)
 {
-    atomic_fetch_add(&co.qseq, 1);
-    if (atomic_load(&co.idle) > 0)
+    if (atomic_load(&co.idle) > 0) {
+        atomic_fetch_add(&co.qseq, 1);
         futex_wake(&co.qseq, count);
+    }
 }
 
-static struct coro *pop(void)
+static struct coro *pop(struct queue *q)
 {
-    if (atomic_load(&co.queued) == 0)
+    if (atomic_load(&q->queued) == 0)
         return NULL;
-    lock();
-    struct coro *c = co.head;
+    lock(q);
+    struct coro *c = q->head;
     if (c) {
-        co.head = c->next;
-        if (!co.head)
-            co.tail = NULL;
-        atomic_fetch_sub(&co.queued, 1);
+        q->head = c->next;
+        if (!q->head)
+            q->tail = NULL;
+        atomic_fetch_sub(&q->queued, 1);
     }
-    unlock();
+    unlock(q);
     return c;
 }
 
-/* The next core for worker w; NULL once every core finished, or when w is
- * a worker the monitor added and it found nothing to do for RETIRE_MS
- * (the core that held the others' worker has moved on). */
+/* After a coro_wake_parked that q has not seen yet, moves all its parked
+ * cores to its run queue (each looks at its word again: coro_park); how
+ * many. Whoever calls it first does the work: its worker when it next
+ * picks a core, a thief, or the monitor. */
+static int unpark(struct queue *q)
+{
+    unsigned wakes = atomic_load(&co.wakes);
+    if (atomic_load(&q->wakes_seen) == wakes)
+        return 0;
+    lock(q);
+    atomic_store(&q->wakes_seen, wakes);
+    struct coro *first = q->parked, *last = q->parked_tail;
+    int count = q->nparked;
+    q->parked = q->parked_tail = NULL;
+    q->nparked = 0;
+    if (count)
+        push_locked(q, first, last, count);
+    unlock(q);
+    return count;
+}
+
+/* A core from another worker's queue, when that worker has run the same
+ * core since the thief's previous look (seen[], STEAL_AFTER_NS earlier, or
+ * before the thief slept). Moving a core costs its stack's and its state's
+ * cache lines, more than its own worker takes to run a short step: stealing
+ * whatever was queued, the 16-core empty sync took 3.8 us, 3.3 us with this
+ * rule (many steals fewer), on the way to the 1.0-1.9 us of the whole. */
+static struct coro *steal(struct worker *w, unsigned long *seen)
+{
+    struct coro *c = NULL;
+    for (int i = 1; i <= co.base_workers; i++) {
+        struct worker *v = &co.workers[(w->index + i) % co.base_workers];
+        if (v == w)
+            continue;
+        unsigned long s = atomic_load(&v->switches);
+        if (!c && s == seen[v->index]) {
+            unpark(&v->q);
+            c = pop(&v->q);
+        }
+        seen[v->index] = s;
+    }
+    return c;
+}
+
+/* An added worker's next core: one queued on a worker that still runs the
+ * core it ran STEAL_AFTER_NS ago; else NULL, and it leaves. Spinning or
+ * sleeping here would keep more threads than CPUs busy: added workers that
+ * stayed 20 ms made a 64 KiB LQCD halo exchange 2-3x slower once the
+ * monitor had started one during a slow first superstep. */
+static struct coro *take_added(struct worker *w)
+{
+    unsigned long seen[co.base_workers];
+    memset(seen, 0xff, sizeof seen);
+    steal(w, seen); /* a first look */
+    uint64_t until = ebsp_now_ns() + STEAL_AFTER_NS;
+    while (atomic_load(&co.live) > 0 && ebsp_now_ns() < until)
+        sched_yield();
+    return atomic_load(&co.live) > 0 ? steal(w, seen) : NULL;
+}
+
+/* The next core for worker w, one of the first: NULL once every core
+ * finished. */
 static struct coro *take(struct worker *w)
 {
-    uint64_t spin_until = 0;
+    if (w->index >= co.base_workers)
+        return take_added(w);
+    struct queue *own = &w->q;
+    unsigned long seen[co.base_workers];
+    memset(seen, 0xff, sizeof seen);
+    uint64_t spin_until = 0, next_look = 0;
     for (int round = 0;; round++) {
-        struct coro *c = pop();
+        unpark(own);
+        struct coro *c = pop(own);
         if (c)
             return c;
         if (atomic_load(&co.live) == 0)
             return NULL;
+        uint64_t now = ebsp_now_ns();
+        if (now >= next_look) {
+            if ((c = steal(w, seen)) != NULL)
+                return c;
+            next_look = now + STEAL_AFTER_NS;
+        }
         if (co.spin_idle) {
-            uint64_t now = ebsp_now_ns();
             if (round == 0)
                 spin_until = now + IDLE_SPIN_NS;
             if (now < spin_until) {
@@ -233,28 +339,23 @@ static struct coro *take(struct worker *w)
             continue;
         }
         unsigned seq = atomic_load(&co.qseq);
-        int extra = w->index >= co.base_workers;
         atomic_fetch_add(&co.idle, 1);
-        if (atomic_load(&co.queued) == 0 && atomic_load(&co.live) > 0) {
-            if (extra) {
-                struct timespec ts = {0, RETIRE_MS * 1000000L};
-                syscall(SYS_futex, (unsigned *)&co.qseq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
-            } else {
-                futex_wait(&co.qseq, seq);
-            }
-        }
+        unpark(own);
+        if (queued_total() == 0 && atomic_load(&co.live) > 0)
+            futex_wait(&co.qseq, seq);
         atomic_fetch_sub(&co.idle, 1);
-        if (extra && atomic_load(&co.queued) == 0 && atomic_load(&co.qseq) == seq)
-            return NULL; /* retires: nothing came in RETIRE_MS */
+        memset(seen, 0xff, sizeof seen);
         round = -1;
     }
 }
 
 /* The worker's decision for a core that switched back to it. A parked core
- * checks its word again under the lock that coro_wake_parked takes after
- * changing the word, so a wake-up is never missed. */
+ * checks its word again under its queue's lock, which unpark takes after it
+ * saw the wake count that coro_wake_parked raised after the word changed:
+ * either the core sees the new word or unpark sees the core. */
 static void settle(struct coro *c)
 {
+    struct queue *q = home_of(c);
     switch (c->action) {
     case CO_DONE:
         if (atomic_fetch_sub(&co.live, 1) == 1) {
@@ -263,21 +364,26 @@ static void settle(struct coro *c)
         }
         return;
     case CO_PARK:
-        lock();
+        lock(q);
         if (atomic_load(c->park_word) == c->park_val) {
-            c->next = co.parked;
-            co.parked = c;
-            unlock();
+            c->next = NULL;
+            if (q->parked_tail)
+                q->parked_tail->next = c;
+            else
+                q->parked = c;
+            q->parked_tail = c;
+            q->nparked++;
+            unlock(q);
             return;
         }
-        push_locked(c, c, 1);
-        unlock();
+        push_locked(q, c, c, 1);
+        unlock(q);
         kick(1);
         return;
     default:
-        lock();
-        push_locked(c, c, 1);
-        unlock();
+        lock(q);
+        push_locked(q, c, c, 1);
+        unlock(q);
         kick(1);
     }
 }
@@ -372,29 +478,15 @@ void sched_wake_waiters(void)
         coro_wake_parked();
 }
 
+/* Wakes every parked core: each worker moves its own when it next picks a
+ * core (unpark), so a wake-up costs the other workers one cache line and
+ * the waker no lock. */
 void coro_wake_parked(void)
 {
     if (!co.coros)
         return;
-    lock();
-    struct coro *list = co.parked;
-    co.parked = NULL;
-    int count = 0;
-    struct coro *first = NULL, *last = NULL;
-    while (list) { /* reversed: the first to park runs first */
-        struct coro *next = list->next;
-        list->next = first;
-        first = list;
-        if (!last)
-            last = list;
-        list = next;
-        count++;
-    }
-    if (count)
-        push_locked(first, last, count);
-    unlock();
-    if (count)
-        kick(INT_MAX);
+    atomic_fetch_add(&co.wakes, 1);
+    kick(INT_MAX);
 }
 
 static void coro_entry(struct coro *c)
@@ -462,10 +554,16 @@ static void *monitor_main(void *arg)
             if (still[i] < MONITOR_STUCK_TICKS)
                 all_stuck = 0;
         }
-        if (all_stuck && atomic_load(&co.queued) > 0 && atomic_load(&co.idle) == 0)
+        if (all_stuck && queued_total() > 0 && atomic_load(&co.idle) == 0)
             start_worker();
         if (atomic_load(&co.timed) > 0)
             coro_wake_parked(); /* their callers look at the clock */
+        /* cores woken while their worker runs on: visible to the others */
+        int woken = 0;
+        for (int i = 0; i < co.base_workers; i++)
+            woken += unpark(&co.workers[i].q);
+        if (woken)
+            kick(INT_MAX);
     }
     return NULL;
 }
@@ -497,7 +595,7 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.run_core = run_core;
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
-    co.spin_idle = count <= co.base_workers && count <= cpu_count();
+    co.spin_idle = co.base_workers <= cpu_count();
 
     co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
@@ -532,23 +630,44 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     for (int i = 0; i < co.max_workers; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
     atomic_store(&co.live, count);
-    lock();
     for (int i = 0; i < count; i++)
-        push_locked(&co.coros[i], &co.coros[i], 1);
-    unlock();
+        co.coros[i].home = coro_home(i);
     int started = 0;
     while (started < co.base_workers && start_worker() == 0)
         started++;
-    if (started == 0) {
-        munmap(co.region, co.region_size);
-        free(co.coros);
-        free(co.workers);
-        memset(&co, 0, sizeof co);
+    if (started < co.base_workers) {
+        coro_cancel();
         return -1;
     }
-    co.base_workers = started;
+    return started;
+}
+
+/* Homes in blocks of consecutive pids: mesh neighbours mostly together. */
+int coro_home(int pid)
+{
+    return (int)((long)pid * co.base_workers / co.n);
+}
+
+void coro_go(void)
+{
+    for (int i = 0; i < co.n; i++) {
+        struct coro *c = &co.coros[i];
+        struct queue *q = home_of(c);
+        lock(q);
+        push_locked(q, c, c, 1);
+        unlock(q);
+    }
+    kick(INT_MAX);
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
-    return 0;
+}
+
+/* The workers leave at once when no core is live. */
+void coro_cancel(void)
+{
+    atomic_store(&co.live, 0);
+    atomic_fetch_add(&co.qseq, 1);
+    futex_wake(&co.qseq, INT_MAX);
+    coro_join();
 }
 
 void coro_join(void)
@@ -613,6 +732,20 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     (void)stack_size;
     (void)run_core;
     return -1;
+}
+
+int coro_home(int pid)
+{
+    (void)pid;
+    return 0;
+}
+
+void coro_go(void)
+{
+}
+
+void coro_cancel(void)
+{
 }
 
 void coro_join(void)

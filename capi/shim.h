@@ -111,6 +111,7 @@ struct ebsp_core {
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
+    int group;                 /* its group in the barrier's count (sched_threads.c) */
 };
 
 /* The Epiphany core clock that ebsp_raw_time counts: emesh.ClockHz, the
