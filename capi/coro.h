@@ -27,7 +27,12 @@ void coro_join(void);
 int coro_current(void);
 /* Suspends the calling coroutine until *word != val (coro_wake_parked). */
 void coro_park(_Atomic unsigned *word, unsigned val);
-/* Makes every parked coroutine runnable; call after changing its word. */
+/* Makes every parked coroutine runnable, whatever its word (the run
+ * stops, clocks to look at). */
 void coro_wake_parked(void);
+/* Makes the parked coroutines of core pid's worker, or of all workers,
+ * runnable if their word changed; call after changing it. */
+void coro_poke(int pid);
+void coro_poke_all(void);
 
 #endif

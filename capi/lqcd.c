@@ -100,7 +100,7 @@ struct lqcd_err {
 struct lqcd_core {
     struct lqcd_err err;      /* per core, not per thread: coroutine cores change threads */
     _Atomic unsigned ev;      /* bumped when another core completes one of ours */
-    _Atomic int sleeping;     /* this core sleeps on ev */
+    _Atomic int sleeping;     /* this core waits for ev to change: WAIT_PARKED, WAIT_FUTEX */
     int init;                 /* initMachine called (and not shut down) */
     _Atomic int shut;         /* shutdownMachine called */
     unsigned coll;            /* collectives done by this core */
@@ -201,15 +201,23 @@ static void futex_wake(_Atomic unsigned *word)
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-/* Tells core pid that one of its operations completed. */
+/* How a waiting core waits for its ev to change: parked (a coroutine) or
+ * asleep on the futex (a thread). */
+enum { WAIT_PARKED = 1, WAIT_FUTEX };
+
+/* Tells core pid that one of its operations completed: the futex system
+ * call only for a thread that sleeps, the scheduler's wake only for the
+ * parked core (not every parked core: a 16-core halo exchange made each
+ * notify wake them all, and all of them went round their wait loops). */
 static void notify(int pid)
 {
     struct lqcd_core *c = &L.cores[pid];
     atomic_fetch_add(&c->ev, 1);
-    if (atomic_load(&c->sleeping)) {
+    int how = atomic_load(&c->sleeping);
+    if (how == WAIT_FUTEX)
         futex_wake(&c->ev);
-        sched_wake_waiters();
-    }
+    else if (how == WAIT_PARKED)
+        sched_wake_core(pid);
 }
 
 static void spin_lock(atomic_flag *f)
@@ -893,11 +901,14 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
             long left = (long)((deadline - now + 999999u) / 1000000u);
             slice = left < slice ? left : slice;
         }
-        atomic_store(&c->sleeping, 1);
+        atomic_store(&c->sleeping, WAIT_PARKED);
         if (status(v[first], call, idle_ok) == 0) {
             self->where = WHERE_LQCD_WAIT;
-            if (!pause_for_event(&c->ev, ev, slice))
+            if (!pause_for_event(&c->ev, ev, slice)) {
+                /* a notify that saw WAIT_PARKED raised ev before: the futex sees it */
+                atomic_store(&c->sleeping, WAIT_FUTEX);
                 futex_wait_ms(&c->ev, ev, slice);
+            }
             self->where = WHERE_RUNNING;
         }
         atomic_store(&c->sleeping, 0);

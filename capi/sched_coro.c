@@ -108,6 +108,8 @@ struct queue {
     struct coro *parked, *parked_tail;
     int nparked;
     _Atomic unsigned wakes_seen; /* co.wakes when its parked cores were last woken */
+    _Atomic unsigned pokes;    /* coro_poke calls for its cores */
+    _Atomic unsigned pokes_seen;
     _Atomic int queued;        /* length of the run queue */
 };
 
@@ -244,25 +246,43 @@ static struct coro *pop(struct queue *q)
     return c;
 }
 
-/* After a coro_wake_parked that q has not seen yet, moves all its parked
- * cores to its run queue (each looks at its word again: coro_park); how
- * many. Whoever calls it first does the work: its worker when it next
- * picks a core, a thief, or the monitor. */
+/* Moves q's parked cores to its run queue: all of them after a
+ * coro_wake_parked that q has not seen yet (each looks at its word again:
+ * coro_park), those whose word changed after a coro_poke. Whoever looks
+ * first does the work: its worker when it next picks a core, a thief, or
+ * the monitor. Returns how many moved. */
 static int unpark(struct queue *q)
 {
-    unsigned wakes = atomic_load(&co.wakes);
-    if (atomic_load(&q->wakes_seen) == wakes)
+    unsigned wakes = atomic_load(&co.wakes), pokes = atomic_load(&q->pokes);
+    if (atomic_load(&q->wakes_seen) == wakes && atomic_load(&q->pokes_seen) == pokes)
         return 0;
     lock(q);
+    int all = atomic_load(&q->wakes_seen) != wakes;
     atomic_store(&q->wakes_seen, wakes);
-    struct coro *first = q->parked, *last = q->parked_tail;
-    int count = q->nparked;
-    q->parked = q->parked_tail = NULL;
-    q->nparked = 0;
-    if (count)
-        push_locked(q, first, last, count);
+    atomic_store(&q->pokes_seen, pokes);
+    struct coro **link = &q->parked, *first = NULL, *tail = NULL, *kept = NULL;
+    int moved = 0;
+    while (*link) {
+        struct coro *c = *link;
+        if (!all && atomic_load(c->park_word) == c->park_val) {
+            kept = c;
+            link = &c->next;
+            continue;
+        }
+        *link = c->next;
+        if (tail)
+            tail->next = c;
+        else
+            first = c;
+        tail = c;
+        moved++;
+    }
+    q->parked_tail = kept;
+    q->nparked -= moved;
+    if (moved)
+        push_locked(q, first, tail, moved);
     unlock(q);
-    return count;
+    return moved;
 }
 
 /* A core from another worker's queue, when that worker has run the same
@@ -472,10 +492,9 @@ int sched_wait_change(_Atomic unsigned *word, unsigned val)
     return 1;
 }
 
-void sched_wake_waiters(void)
+void sched_wake_core(int pid)
 {
-    if (atomic_load(&co.timed) > 0)
-        coro_wake_parked();
+    coro_poke(pid);
 }
 
 /* Wakes every parked core: each worker moves its own when it next picks a
@@ -486,6 +505,23 @@ void coro_wake_parked(void)
     if (!co.coros)
         return;
     atomic_fetch_add(&co.wakes, 1);
+    kick(INT_MAX);
+}
+
+void coro_poke(int pid)
+{
+    if (!co.coros || pid < co.first || pid >= co.first + co.n)
+        return;
+    atomic_fetch_add(&home_of(&co.coros[pid - co.first])->pokes, 1);
+    kick(INT_MAX);
+}
+
+void coro_poke_all(void)
+{
+    if (!co.coros)
+        return;
+    for (int i = 0; i < co.base_workers; i++)
+        atomic_fetch_add(&co.workers[i].q.pokes, 1);
     kick(INT_MAX);
 }
 
@@ -710,7 +746,17 @@ int sched_wait_change(_Atomic unsigned *word, unsigned val)
     return 0;
 }
 
-void sched_wake_waiters(void)
+void sched_wake_core(int pid)
+{
+    (void)pid;
+}
+
+void coro_poke(int pid)
+{
+    (void)pid;
+}
+
+void coro_poke_all(void)
 {
 }
 

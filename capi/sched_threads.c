@@ -106,7 +106,7 @@ static void release_gen(void)
     if (atomic_load(&run.sleepers) > 0)
         futex_wake_all(&run.gen);
     if (run.coro)
-        coro_wake_parked();
+        coro_poke_all();
 }
 
 /* Waits until the barrier generation moves on from gen. */

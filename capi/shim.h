@@ -183,10 +183,10 @@ uint64_t ebsp_now_ns(void);
 int sched_pause(void);
 /* A coroutine core parks until *word != val, or for about a millisecond,
  * or until the run stops, and returns 1; a thread core returns 0 at once.
- * Whoever changes *word calls sched_wake_waiters. Callers loop, checking
- * their own condition and clock (LQCD waits). */
+ * Whoever changes *word then calls sched_wake_core(pid). Callers loop,
+ * checking their own condition and clock (LQCD waits). */
 int sched_wait_change(_Atomic unsigned *word, unsigned val);
-void sched_wake_waiters(void);
+void sched_wake_core(int pid);
 
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 
