@@ -197,15 +197,21 @@ static struct queue *home_of(const struct coro *c)
     return &co.workers[c->home].q;
 }
 
+/* Appends the list first..last to the list head..tail. */
+static void append(struct coro **head, struct coro **tail, struct coro *first, struct coro *last)
+{
+    last->next = NULL;
+    if (*tail)
+        (*tail)->next = first;
+    else
+        *head = first;
+    *tail = last;
+}
+
 /* Appends the list first..last to q's run queue (locked). */
 static void push_locked(struct queue *q, struct coro *first, struct coro *last, int count)
 {
-    last->next = NULL;
-    if (q->tail)
-        q->tail->next = first;
-    else
-        q->head = first;
-    q->tail = last;
+    append(&q->head, &q->tail, first, last);
     atomic_fetch_add(&q->queued, count);
 }
 
@@ -270,11 +276,7 @@ static int unpark(struct queue *q)
             continue;
         }
         *link = c->next;
-        if (tail)
-            tail->next = c;
-        else
-            first = c;
-        tail = c;
+        append(&first, &tail, c, c);
         moved++;
     }
     q->parked_tail = kept;
@@ -386,12 +388,7 @@ static void settle(struct coro *c)
     case CO_PARK:
         lock(q);
         if (atomic_load(c->park_word) == c->park_val) {
-            c->next = NULL;
-            if (q->parked_tail)
-                q->parked_tail->next = c;
-            else
-                q->parked = c;
-            q->parked_tail = c;
+            append(&q->parked, &q->parked_tail, c, c);
             q->nparked++;
             unlock(q);
             return;
