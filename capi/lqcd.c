@@ -663,9 +663,8 @@ static struct lqcd_chan *chan_of(void *opaque, const char *call)
 
 /* Sets a channel's state. A release store, not a sequentially consistent
  * one (an xchg on x86, ~10 ns): every state change is either made under the
- * receive's lock, which orders it, or (DONE) read by a waiter whose wake-up
- * follows notify's read-modify-write of its event count. Five such stores
- * per message. */
+ * receive's lock, which orders it, or (DONE) followed by notify's fence
+ * before a waiter is looked at. Five such stores per message. */
 static void set_state(struct lqcd_chan *ch, int state)
 {
     atomic_store_explicit(&ch->state, state, memory_order_release);
