@@ -218,8 +218,8 @@ static void push_locked(struct queue *q, struct coro *first, struct coro *last, 
 /* Cores queued on every worker. */
 static int queued_total(void)
 {
-    int n = 0, nw = atomic_load(&co.nworkers);
-    for (int i = 0; i < nw && i < co.base_workers; i++)
+    int n = 0;
+    for (int i = 0; i < co.base_workers; i++)
         n += atomic_load(&co.workers[i].q.queued);
     return n;
 }
@@ -234,6 +234,13 @@ static void kick(int count)
         atomic_fetch_add(&co.qseq, 1);
         futex_wake(&co.qseq, count);
     }
+}
+
+/* Wakes every sleeping worker, to look at co.live. */
+static void wake_all_workers(void)
+{
+    atomic_fetch_add(&co.qseq, 1);
+    futex_wake(&co.qseq, INT_MAX);
 }
 
 static struct coro *pop(struct queue *q)
@@ -377,32 +384,22 @@ static struct coro *take(struct worker *w)
  * either the core sees the new word or unpark sees the core. */
 static void settle(struct coro *c)
 {
-    struct queue *q = home_of(c);
-    switch (c->action) {
-    case CO_DONE:
-        if (atomic_fetch_sub(&co.live, 1) == 1) {
-            atomic_fetch_add(&co.qseq, 1);
-            futex_wake(&co.qseq, INT_MAX); /* the other workers leave */
-        }
+    if (c->action == CO_DONE) {
+        if (atomic_fetch_sub(&co.live, 1) == 1)
+            wake_all_workers(); /* they leave */
         return;
-    case CO_PARK:
-        lock(q);
-        if (atomic_load(c->park_word) == c->park_val) {
-            append(&q->parked, &q->parked_tail, c, c);
-            q->nparked++;
-            unlock(q);
-            return;
-        }
-        push_locked(q, c, c, 1);
-        unlock(q);
-        kick(1);
-        return;
-    default:
-        lock(q);
-        push_locked(q, c, c, 1);
-        unlock(q);
-        kick(1);
     }
+    struct queue *q = home_of(c);
+    lock(q);
+    if (c->action == CO_PARK && atomic_load(c->park_word) == c->park_val) {
+        append(&q->parked, &q->parked_tail, c, c);
+        q->nparked++;
+        unlock(q);
+        return;
+    }
+    push_locked(q, c, c, 1); /* yielded, or its word changed meanwhile */
+    unlock(q);
+    kick(1);
 }
 
 static void *worker_main(void *arg)
@@ -698,8 +695,7 @@ void coro_go(void)
 void coro_cancel(void)
 {
     atomic_store(&co.live, 0);
-    atomic_fetch_add(&co.qseq, 1);
-    futex_wake(&co.qseq, INT_MAX);
+    wake_all_workers();
     coro_join();
 }
 

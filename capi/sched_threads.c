@@ -58,8 +58,7 @@ static struct {
     struct ebsp_core *cores;
     int n;
     int first, started;         /* threads started for cores first..first+started-1 */
-    struct group *groups;       /* [ngroups], core i counts in groups[cores[i].group] */
-    int ngroups;
+    struct group *groups;       /* core i counts in groups[cores[i].group] */
     struct group one;           /* groups when there is one */
     struct group all;           /* the run's count: cores of settled groups */
     _Atomic unsigned gen;       /* barrier generation: futex word of waiting cores */
@@ -204,7 +203,6 @@ static int make_groups(int ngroups, int (*group_of)(int pid))
     if (!run.groups)
         return -1;
     memset(run.groups, 0, sizeof *run.groups * (size_t)ngroups);
-    run.ngroups = ngroups;
     for (int i = 0; i < run.n; i++) {
         run.cores[i].group = group_of ? group_of(i) : 0;
         run.groups[run.cores[i].group].size++;
