@@ -94,16 +94,37 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
     return status;
 }
 
+/* The step from an entry to the next. An entry's size is read from the
+ * entry, so stepping by it makes every step wait for that load (2.5 ns per
+ * 8-byte entry here); stepping by the last size while sizes repeat, a branch
+ * the CPU predicts, lets the loop run ahead (0.7 ns; /tmp-style microbench
+ * of this loop, and bench put8 g). */
+struct walk {
+    size_t nbytes, step;
+};
+
+static inline size_t walk_step(struct walk *w, size_t nbytes, size_t (*entry_size)(size_t))
+{
+    if (__builtin_expect(nbytes != w->nbytes, 0)) {
+        w->nbytes = nbytes;
+        w->step = entry_size(nbytes);
+    }
+    return w->step;
+}
+
 void direct_read_gets(void)
 {
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
     struct ebsp_bytes *log = &self->gets.log;
-    for (size_t at = 0; at < log->used;) {
-        struct get_entry *e = (struct get_entry *)(log->buf + at);
-        copy_small(get_bytes(e), e->source, e->nbytes);
-        at += get_entry_size(e->nbytes);
+    struct walk w = {0, 0};
+    unsigned char *buf = log->buf; /* in locals: the copies might alias the log */
+    for (size_t at = 0, used = log->used; at < used;) {
+        struct get_entry *e = (struct get_entry *)(buf + at);
+        size_t nbytes = e->nbytes;
+        copy_small(get_bytes(e), e->source, nbytes);
+        at += walk_step(&w, nbytes, get_entry_size);
     }
 }
 
@@ -113,10 +134,13 @@ void direct_write_gets(void)
     if (!self)
         return;
     struct ebsp_bytes *log = &self->gets.log;
-    for (size_t at = 0; at < log->used;) {
-        struct get_entry *e = (struct get_entry *)(log->buf + at);
-        copy_small(e->dst, get_bytes(e), e->nbytes);
-        at += get_entry_size(e->nbytes);
+    struct walk w = {0, 0};
+    unsigned char *buf = log->buf; /* in locals: the copies might alias the log */
+    for (size_t at = 0, used = log->used; at < used;) {
+        struct get_entry *e = (struct get_entry *)(buf + at);
+        size_t nbytes = e->nbytes;
+        copy_small(e->dst, get_bytes(e), nbytes);
+        at += walk_step(&w, nbytes, get_entry_size);
     }
     log->used = 0;
 }
@@ -127,10 +151,13 @@ void direct_write_puts(void)
     if (!self)
         return;
     struct ebsp_bytes *log = &self->puts.log;
-    for (size_t at = 0; at < log->used;) {
-        struct put_entry *e = (struct put_entry *)(log->buf + at);
-        copy_small(e->target, put_bytes(e), e->nbytes);
-        at += put_entry_size(e->nbytes);
+    struct walk w = {0, 0};
+    unsigned char *buf = log->buf; /* in locals: the copies might alias the log */
+    for (size_t at = 0, used = log->used; at < used;) {
+        struct put_entry *e = (struct put_entry *)(buf + at);
+        size_t nbytes = e->nbytes;
+        copy_small(e->target, put_bytes(e), nbytes);
+        at += walk_step(&w, nbytes, put_entry_size);
     }
     log->used = 0;
 }
