@@ -97,8 +97,8 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
 /* The step from an entry to the next. An entry's size is read from the
  * entry, so stepping by it makes every step wait for that load (2.5 ns per
  * 8-byte entry here); stepping by the last size while sizes repeat, a branch
- * the CPU predicts, lets the loop run ahead (0.7 ns; /tmp-style microbench
- * of this loop, and bench put8 g). */
+ * the CPU predicts, lets the loop run ahead (0.7 ns, this loop alone over
+ * 16384 8-byte puts). */
 struct walk {
     size_t nbytes, step;
 };

@@ -105,7 +105,7 @@ static void release_gen(void)
     if (atomic_load(&run.sleepers) > 0)
         futex_wake_all(&run.gen);
     if (run.coro)
-        coro_poke_all();
+        coro_kick();
 }
 
 /* Waits until the barrier generation moves on from gen. */
