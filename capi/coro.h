@@ -25,14 +25,17 @@ void coro_cancel(void);
 void coro_join(void);
 /* The calling code runs on a coroutine. */
 int coro_current(void);
-/* Suspends the calling coroutine until *word != val (coro_wake_parked). */
+/* Suspends the calling coroutine until *word != val. The workers watch the
+ * word their cores parked here wait on, so changing it is enough to wake
+ * them, then coro_kick() for workers that sleep: every caller passes the
+ * same word (the barrier generation). */
 void coro_park(_Atomic unsigned *word, unsigned val);
+void coro_kick(void);
 /* Makes every parked coroutine runnable, whatever its word (the run
  * stops, clocks to look at). */
 void coro_wake_parked(void);
-/* Makes the parked coroutines of core pid's worker, or of all workers,
- * runnable if their word changed; call after changing it. */
+/* Makes the parked coroutines of core pid's worker runnable if their word
+ * changed (sched_wait_change); call after changing it. */
 void coro_poke(int pid);
-void coro_poke_all(void);
 
 #endif

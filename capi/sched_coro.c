@@ -89,6 +89,7 @@ struct coro {
     int home;                  /* the worker whose queue and parked list it joins */
     _Atomic unsigned *park_word;
     unsigned park_val;         /* parked until *park_word != park_val */
+    int watched;               /* parked by coro_park: its worker watches the word */
 } __attribute__((aligned(64))); /* a line each: workers write their cores' */
 
 /* Worker slots: a slot's stack slice is reused only after its previous
@@ -104,14 +105,18 @@ enum { W_FREE = 0, W_RUNNING, W_EXITED };
  * for all: 10 us per empty 16-core sync, against 1.2 us with one worker). */
 struct queue {
     atomic_flag lock;
+    int nparked;
     struct coro *head, *tail;
     struct coro *parked, *parked_tail;
-    int nparked;
     _Atomic unsigned wakes_seen; /* co.wakes when its parked cores were last woken */
     _Atomic unsigned pokes;    /* coro_poke calls for its cores */
     _Atomic unsigned pokes_seen;
     _Atomic int queued;        /* length of the run queue */
-};
+    /* The parked cores of coro_park (co.watch_word): how many, and the
+     * value the first one waits to change. */
+    _Atomic int watched;
+    _Atomic unsigned watch_val;
+}; /* one cache line */
 
 struct worker {
     struct queue q;            /* empty for the workers the monitor adds */
@@ -156,6 +161,7 @@ static struct {
     _Atomic int idle;
     _Atomic int timed;         /* cores parked in sched_wait_change */
     _Atomic unsigned wakes __attribute__((aligned(64))); /* coro_wake_parked calls */
+    _Atomic unsigned *_Atomic watch_word; /* the word of every coro_park */
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
@@ -259,25 +265,39 @@ static struct coro *pop(struct queue *q)
     return c;
 }
 
+/* The word q's coro_park cores wait on changed since the first of them
+ * parked. Parked cores are in the order they parked, and the word only
+ * moves on, so the first one waits for the oldest value. */
+static int watch_moved(struct queue *q)
+{
+    if (atomic_load(&q->watched) == 0)
+        return 0;
+    unsigned val = atomic_load(&q->watch_val);
+    return atomic_load(atomic_load(&co.watch_word)) != val;
+}
+
 /* Moves q's parked cores to its run queue: all of them after a
  * coro_wake_parked that q has not seen yet (each looks at its word again:
- * coro_park), those whose word changed after a coro_poke. Whoever looks
- * first does the work: its worker when it next picks a core, a thief, or
- * the monitor. Returns how many moved. */
+ * coro_park), those whose word changed after a coro_poke or, for the cores
+ * of coro_park, once their word changed. Whoever looks first does the
+ * work: its worker when it next picks a core, a thief, or the monitor.
+ * Returns how many moved. */
 static int unpark(struct queue *q)
 {
     unsigned wakes = atomic_load(&co.wakes), pokes = atomic_load(&q->pokes);
-    if (atomic_load(&q->wakes_seen) == wakes && atomic_load(&q->pokes_seen) == pokes)
+    if (atomic_load(&q->wakes_seen) == wakes && atomic_load(&q->pokes_seen) == pokes && !watch_moved(q))
         return 0;
     lock(q);
     int all = atomic_load(&q->wakes_seen) != wakes;
     atomic_store(&q->wakes_seen, wakes);
     atomic_store(&q->pokes_seen, pokes);
     struct coro **link = &q->parked, *first = NULL, *tail = NULL, *kept = NULL;
-    int moved = 0;
+    int moved = 0, watched = 0;
     while (*link) {
         struct coro *c = *link;
         if (!all && atomic_load(c->park_word) == c->park_val) {
+            if (c->watched && watched++ == 0)
+                atomic_store(&q->watch_val, c->park_val);
             kept = c;
             link = &c->next;
             continue;
@@ -286,6 +306,7 @@ static int unpark(struct queue *q)
         append(&first, &tail, c, c);
         moved++;
     }
+    atomic_store(&q->watched, watched);
     q->parked_tail = kept;
     q->nparked -= moved;
     if (moved)
@@ -394,7 +415,15 @@ static void settle(struct coro *c)
     if (c->action == CO_PARK && atomic_load(c->park_word) == c->park_val) {
         append(&q->parked, &q->parked_tail, c, c);
         q->nparked++;
+        if (c->watched && atomic_load(&q->watched) == 0)
+            atomic_store(&q->watch_val, c->park_val);
+        if (c->watched)
+            atomic_fetch_add(&q->watched, 1);
         unlock(q);
+        /* the word may have changed after the look above, and the worker
+           of q may have looked at q before the count above and slept */
+        if (c->watched && atomic_load(c->park_word) != c->park_val && unpark(q))
+            kick(1);
         return;
     }
     push_locked(q, c, c, 1); /* yielded, or its word changed meanwhile */
@@ -465,9 +494,13 @@ void coro_park(_Atomic unsigned *word, unsigned val)
 {
     struct coro *c = current_coro();
     while (atomic_load(word) == val) {
+        if (atomic_load_explicit(&co.watch_word, memory_order_relaxed) != word)
+            atomic_store(&co.watch_word, word); /* the same at every call */
         c->park_word = word;
         c->park_val = val;
+        c->watched = 1;
         back_to_worker(c, CO_PARK);
+        c->watched = 0;
     }
 }
 
@@ -480,6 +513,7 @@ int sched_wait_change(_Atomic unsigned *word, unsigned val)
     if (atomic_load(word) == val) {
         c->park_word = word;
         c->park_val = val;
+        c->watched = 0;
         back_to_worker(c, CO_PARK);
     }
     atomic_fetch_sub(&co.timed, 1);
@@ -510,13 +544,10 @@ void coro_poke(int pid)
     kick(INT_MAX);
 }
 
-void coro_poke_all(void)
+void coro_kick(void)
 {
-    if (!co.coros)
-        return;
-    for (int i = 0; i < co.base_workers; i++)
-        atomic_fetch_add(&co.workers[i].q.pokes, 1);
-    kick(INT_MAX);
+    if (co.coros)
+        kick(INT_MAX);
 }
 
 static void coro_entry(struct coro *c)
@@ -749,7 +780,7 @@ void coro_poke(int pid)
     (void)pid;
 }
 
-void coro_poke_all(void)
+void coro_kick(void)
 {
 }
 
