@@ -142,7 +142,7 @@ ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
 $02: BSP ERROR: bsp_put: the source is NULL but nbytes is 4 (superstep 1)
 ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
 	{name: "pop_unregistered", exit: 1, stderr: `
-$00: BSP ERROR: bsp_pop_reg: the address is not registered (a bsp_push_reg takes effect only at the next bsp_sync) (superstep 1)
+$00: BSP ERROR: bsp_pop_reg: the address is not registered (superstep 1)
 ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
 	{name: "push_mismatch", exit: 1, stderr: `
 $02: BSP ERROR: bsp_push_reg: core 02 registered 2 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)

@@ -441,7 +441,11 @@ func TestMisuseDiagnostics(t *testing.T) {
 		}, "01: BSP ERROR: bsp_push_reg: core 01 registered 0 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)"},
 		"pop": {func(k kcore, me *vars) {
 			k.ok(k.PopReg(ptr(&me.arr)))
-		}, "BSP ERROR: bsp_pop_reg: the address is not registered (a bsp_push_reg takes effect only at the next bsp_sync) (superstep 1)"},
+		}, "BSP ERROR: bsp_pop_reg: the address is not registered (superstep 1)"},
+		"pop of this superstep's push": {func(k kcore, me *vars) {
+			k.ok(k.PushReg(ptr(&me.arr), 64))
+			k.ok(k.PopReg(ptr(&me.arr)))
+		}, "BSP ERROR: bsp_pop_reg: the address is not registered yet (its bsp_push_reg in this superstep takes effect at the next bsp_sync) (superstep 1)"},
 		"pop differs": {func(k kcore, me *vars) {
 			k.ok(k.PushReg(ptr(&me.arr), 64))
 			k.Sync()

@@ -96,13 +96,26 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 		}
 	}
 	if pending >= len(stack) {
+		if len(stack) == 0 && c.pushedNow(addr) {
+			return c.errorf("bsp_pop_reg", "the address is not registered yet (its bsp_push_reg in this superstep takes effect at the next bsp_sync)")
+		}
 		if len(stack) == 0 {
-			return c.errorf("bsp_pop_reg", "the address is not registered (a bsp_push_reg takes effect only at the next bsp_sync)")
+			return c.errorf("bsp_pop_reg", "the address is not registered")
 		}
 		return c.errorf("bsp_pop_reg", "the address is registered %d time(s) and all of them are already withdrawn in this superstep", len(stack))
 	}
 	cs.pops = append(cs.pops, stack[len(stack)-1-pending])
 	return nil
+}
+
+// pushedNow tells whether this core pushed addr in this superstep.
+func (c *Core) pushedNow(addr unsafe.Pointer) bool {
+	for _, r := range c.comm.pushes {
+		if r.addr == addr {
+			return true
+		}
+	}
+	return false
 }
 
 // lowestFreeSlot is the slot a push takes in the at-once model: the lowest
