@@ -305,7 +305,9 @@ static void bl_join(struct ebsp_core *self, long long P)
         bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
     else if (P != bl.nprocs)
         bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
-                  "every core calls bsp_begin with the same count", P, bl.nprocs);
+                  "every core calls bsp_begin with the same count%s", P, bl.nprocs,
+                  bl.spmd ? "" : " (without bsp_init the other cores run main from its start, so they reach "
+                                 "its first bsp_begin: give each section its own function, named in bsp_init)");
     else
         bl_start_core(self);
 }

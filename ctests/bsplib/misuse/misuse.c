@@ -107,6 +107,13 @@ static void spmd_other_count(void)
 int main(int argc, char **argv)
 {
     which = argc > 1 ? argv[1] : "";
+    if (is("two_sections_no_init")) { /* core 1 of the second runs main again */
+        bsp_begin(1);
+        bsp_end();
+        bsp_begin(2);
+        bsp_end();
+        return 0;
+    }
     if (is("abort_outside"))
         bsp_abort("no section: %d", 7);
     if (is("sync_before_begin"))
