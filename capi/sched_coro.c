@@ -141,6 +141,10 @@ enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
  * queues, an empty-sync loop): 1.7-1.9 and 4.4-5.2 us with the spin,
  * 2.5 and 6.6-6.8 us with the yields. */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
+/* A spinning worker reads the clock every CLOCK_EVERY looks at its queue:
+ * a read (~25 ns in this VM) took half of each look, and a look is the
+ * delay between a release and the worker seeing it. */
+enum { CLOCK_EVERY = 16 };
 /* How long a worker may run one core before the others take from its queue. */
 enum { STEAL_AFTER_NS = 2000 };
 
@@ -297,7 +301,7 @@ static int unpark(struct queue *q)
         struct coro *c = *link;
         if (!all && atomic_load(c->park_word) == c->park_val) {
             if (c->watched && watched++ == 0)
-                atomic_store(&q->watch_val, c->park_val);
+                atomic_store_explicit(&q->watch_val, c->park_val, memory_order_relaxed);
             kept = c;
             link = &c->next;
             continue;
@@ -306,7 +310,7 @@ static int unpark(struct queue *q)
         append(&first, &tail, c, c);
         moved++;
     }
-    atomic_store(&q->watched, watched);
+    atomic_store_explicit(&q->watched, watched, memory_order_release);
     q->parked_tail = kept;
     q->nparked -= moved;
     if (moved)
@@ -363,7 +367,7 @@ static struct coro *take(struct worker *w)
     struct queue *own = &w->q;
     unsigned long seen[co.base_workers];
     memset(seen, 0xff, sizeof seen);
-    uint64_t spin_until = 0, next_look = 0;
+    uint64_t spin_until = 0, next_look = 0, now = 0;
     for (int round = 0;; round++) {
         unpark(own);
         struct coro *c = pop(own);
@@ -371,7 +375,8 @@ static struct coro *take(struct worker *w)
             return c;
         if (atomic_load(&co.live) == 0)
             return NULL;
-        uint64_t now = ebsp_now_ns();
+        if (round % CLOCK_EVERY == 0 || !co.spin_idle)
+            now = ebsp_now_ns();
         if (now >= next_look) {
             if ((c = steal(w, seen)) != NULL)
                 return c;
@@ -415,15 +420,22 @@ static void settle(struct coro *c)
     if (c->action == CO_PARK && atomic_load(c->park_word) == c->park_val) {
         append(&q->parked, &q->parked_tail, c, c);
         q->nparked++;
-        if (c->watched && atomic_load(&q->watched) == 0)
-            atomic_store(&q->watch_val, c->park_val);
-        if (c->watched)
-            atomic_fetch_add(&q->watched, 1);
+        if (c->watched) { /* under the lock: plain stores, in this order */
+            int n = atomic_load_explicit(&q->watched, memory_order_relaxed);
+            if (n == 0)
+                atomic_store_explicit(&q->watch_val, c->park_val, memory_order_relaxed);
+            atomic_store_explicit(&q->watched, n + 1, memory_order_release);
+        }
         unlock(q);
-        /* the word may have changed after the look above, and the worker
-           of q may have looked at q before the count above and slept */
-        if (c->watched && atomic_load(c->park_word) != c->park_val && unpark(q))
-            kick(1);
+        /* On another worker than q's (a stolen core), the word may have
+           changed after the look above while q's worker looked at q before
+           the count above, and slept: look again. q's own worker looks at
+           q next anyway (take). */
+        if (c->watched && q != &this_worker->q) {
+            atomic_thread_fence(memory_order_seq_cst);
+            if (atomic_load(c->park_word) != c->park_val && unpark(q))
+                kick(1);
+        }
         return;
     }
     push_locked(q, c, c, 1); /* yielded, or its word changed meanwhile */
