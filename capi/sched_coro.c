@@ -139,12 +139,12 @@ enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
  * 1.21-3.02 us without; a parked core spinning on the barrier word before
  * it parks instead: 15-54 us. At P=16 and 64 on 2 workers (per-worker
  * queues, an empty-sync loop): 1.7-1.9 and 4.4-5.2 us with the spin,
- * 2.5 and 6.6-6.8 us with the yields. */
+ * 2.5 and 6.6-6.8 us with the yields. Each look reads the clock, which
+ * also spaces the `pause`s: reading it every 16th look only made the
+ * 1024-core sync 114 -> 162 us (a vCPU that runs `pause` back to back is
+ * likely descheduled by the hypervisor's pause-loop exiting). */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
-/* A spinning worker reads the clock every CLOCK_EVERY looks at its queue:
- * a read (~25 ns in this VM) took half of each look, and a look is the
- * delay between a release and the worker seeing it. */
-enum { CLOCK_EVERY = 16 };
+
 /* How long a worker may run one core before the others take from its queue. */
 enum { STEAL_AFTER_NS = 2000 };
 
@@ -367,7 +367,7 @@ static struct coro *take(struct worker *w)
     struct queue *own = &w->q;
     unsigned long seen[co.base_workers];
     memset(seen, 0xff, sizeof seen);
-    uint64_t spin_until = 0, next_look = 0, now = 0;
+    uint64_t spin_until = 0, next_look = 0;
     for (int round = 0;; round++) {
         unpark(own);
         struct coro *c = pop(own);
@@ -375,8 +375,7 @@ static struct coro *take(struct worker *w)
             return c;
         if (atomic_load(&co.live) == 0)
             return NULL;
-        if (round % CLOCK_EVERY == 0 || !co.spin_idle)
-            now = ebsp_now_ns();
+        uint64_t now = ebsp_now_ns();
         if (now >= next_look) {
             if ((c = steal(w, seen)) != NULL)
                 return c;
