@@ -203,7 +203,7 @@ bench-core: lib
 	$(MAKE) -s -C bench/core run
 
 # ../shared/bench, the yardstick the other BSP libraries are measured with,
-# at 2, 16, 64 and 1024 cores.
+# at 2, 16, 64 and 1024 cores (LAUNCHES=3: medians and spreads; SIZES, SCHEDS).
 bench-shared: lib
 	$(MAKE) -s -C bench/shared run
 
