@@ -19,6 +19,10 @@ int coro_supported(void);
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *));
 /* The worker 0..workers-1 whose queue core pid belongs to: its home. */
 int coro_home(int pid);
+/* The word that counts the barrier's rounds: the monitor compares how
+ * fast it moves with the cores on one worker and spread (sched_coro.c,
+ * "Resting workers"). Before coro_go. */
+void coro_count_rounds(_Atomic unsigned *rounds);
 void coro_go(void);
 void coro_cancel(void);
 /* Waits until every coroutine finished, frees the run. */

@@ -48,4 +48,9 @@ func configureRun(m *runtime.Machine) {
 	}
 	C.ebsp_sched_coro = C.int(boolInt(coro))
 	C.ebsp_workers = C.int(env.WorkersOf(cGetenv))
+	rest, err := env.RestOf(cGetenv)
+	if err != nil {
+		complain(err.Error())
+	}
+	C.ebsp_rest = C.int(rest)
 }

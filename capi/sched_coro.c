@@ -145,6 +145,31 @@ enum { MONITOR_TICK_US = 1000, MONITOR_STUCK_TICKS = 3 };
  * likely descheduled by the hypervisor's pause-loop exiting). */
 enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
 
+/*
+ * Resting workers. Cores spread over two CPUs pay for every barrier with
+ * cache lines moved between them: on the 2-vCPU VM of 2026-11-25 an empty
+ * sync took 0.17 us at P=2, 1.1 us at 16 and 5.5 us at 64 on one worker,
+ * against 0.89, 2.5 and 8.5 us on two; a superstep with work in it goes
+ * nearly twice as fast on two. Which is better cannot be told from the
+ * workers' busy time (spread, they are busy with the misses), so the
+ * monitor tries: over windows of BALANCE_TICKS ticks it counts barrier
+ * rounds (coro_count_rounds) and, every few windows, runs one window the
+ * other way, all cores on the first worker (the others rest, and it serves
+ * their queues) or spread again; the way that made BALANCE_WIN times more
+ * rounds stays. A try that lost doubles the windows until the next one (up
+ * to BALANCE_MAX_BACKOFF), one that won resets them, and so does a window
+ * whose rate differs from the last one of its way by BALANCE_CHANGE times
+ * (the program changed phase). Rounds longer than BALANCE_MAX_ROUND_NS
+ * spread the cores and stop the tries: a barrier costs a few microseconds
+ * more spread, and such rounds have work that two CPUs do in half the
+ * time; so does a tick without a round while resting (a phase of
+ * messages or compute began). A worker stuck on one core while cores wait
+ * wakes the resting workers at once, before the monitor adds one.
+ */
+enum { BALANCE_TICKS = 8, BALANCE_MAX_ROUND_NS = 20000, BALANCE_MIN_BACKOFF = 2, BALANCE_MAX_BACKOFF = 16 };
+#define BALANCE_WIN 1.1
+#define BALANCE_CHANGE 1.5
+
 /* How long a worker may run one core before the others take from its queue. */
 enum { STEAL_AFTER_NS = 2000 };
 
@@ -160,6 +185,11 @@ static struct {
     _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
     int base_workers;          /* the first workers, homes of the cores */
     int spin_idle;
+    int may_rest;              /* the worker count was not set (EBSP_WORKERS), nor EBSP_REST=0 */
+    int rest_always;           /* EBSP_REST=1 */
+    _Atomic unsigned active;   /* first workers that run cores; the others rest
+                                  (futex word), their queues served by these */
+    _Atomic unsigned *rounds;  /* the barrier's rounds (coro_count_rounds) */
     _Atomic int live;          /* cores not yet finished */
     _Atomic unsigned qseq __attribute__((aligned(64))); /* futex word of idle workers */
     _Atomic int idle;
@@ -247,10 +277,19 @@ static void kick(int count)
 }
 
 /* Wakes every sleeping worker, to look at co.live. */
+/* Every first worker runs cores again. The word changes, so a worker about
+ * to rest does not sleep through this. */
+static void wake_resting(void)
+{
+    if (atomic_exchange(&co.active, (unsigned)co.base_workers) != (unsigned)co.base_workers)
+        futex_wake(&co.active, INT_MAX);
+}
+
 static void wake_all_workers(void)
 {
     atomic_fetch_add(&co.qseq, 1);
     futex_wake(&co.qseq, INT_MAX);
+    wake_resting();
 }
 
 static struct coro *pop(struct queue *q)
@@ -358,19 +397,52 @@ static struct coro *take_added(struct worker *w)
     return atomic_load(&co.live) > 0 ? steal(w, seen) : NULL;
 }
 
+/* A core queued on the queues worker w serves while active workers run
+ * cores: its own, and those of the resting workers whose index is its own
+ * plus a multiple of active. */
+static struct coro *take_served(struct worker *w, unsigned active)
+{
+    for (int i = w->index; i < co.base_workers; i += (int)active) {
+        struct queue *q = &co.workers[i].q;
+        unpark(q);
+        struct coro *c = pop(q);
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
+/* Worker w rests while it is not among the active ones; 0 once every core
+ * finished. */
+static int rest(struct worker *w)
+{
+    unsigned active;
+    while ((unsigned)w->index >= (active = atomic_load(&co.active))) {
+        if (atomic_load(&co.live) == 0)
+            return 0;
+        futex_wait(&co.active, active);
+    }
+    return 1;
+}
+
 /* The next core for worker w, one of the first: NULL once every core
  * finished. */
 static struct coro *take(struct worker *w)
 {
     if (w->index >= co.base_workers)
         return take_added(w);
-    struct queue *own = &w->q;
     unsigned long seen[co.base_workers];
     memset(seen, 0xff, sizeof seen);
     uint64_t spin_until = 0, next_look = 0;
     for (int round = 0;; round++) {
-        unpark(own);
-        struct coro *c = pop(own);
+        unsigned active = atomic_load(&co.active);
+        if ((unsigned)w->index >= active) {
+            if (!rest(w))
+                return NULL;
+            round = -1;
+            continue;
+        }
+        struct coro *c = take_served(w, active);
         if (c)
             return c;
         if (atomic_load(&co.live) == 0)
@@ -394,8 +466,9 @@ static struct coro *take(struct worker *w)
         }
         unsigned seq = atomic_load(&co.qseq);
         atomic_fetch_add(&co.idle, 1);
-        unpark(own);
-        if (queued_total() == 0 && atomic_load(&co.live) > 0)
+        for (int i = w->index; i < co.base_workers; i += (int)active)
+            unpark(&co.workers[i].q);
+        if (queued_total() == 0 && atomic_load(&co.live) > 0 && atomic_load(&co.active) == active)
             futex_wait(&co.qseq, seq);
         atomic_fetch_sub(&co.idle, 1);
         memset(seen, 0xff, sizeof seen);
@@ -597,6 +670,98 @@ static int start_worker(void)
     return 0;
 }
 
+/* The monitor's view of the windows (see "Resting workers"). */
+struct balance {
+    uint64_t since;            /* the window's start */
+    unsigned rounds;           /* *co.rounds then */
+    unsigned tick_rounds;      /* *co.rounds at the last tick */
+    int ticks;
+    double rate[2];            /* rounds per ns, last measured resting [0] and spread [1] */
+    int probing;               /* this window tries the other way */
+    int backoff, left;         /* windows between tries, and until the next */
+};
+
+/* Rates a and b differ by more than BALANCE_CHANGE times. */
+static int changed(double a, double b)
+{
+    return a > BALANCE_CHANGE * b || b > BALANCE_CHANGE * a;
+}
+
+static void set_resting(int resting)
+{
+    if (resting)
+        atomic_store(&co.active, 1);
+    else
+        wake_resting();
+}
+
+/* Starts a new window, spread, trying to rest again soon. */
+static void spread_again(struct balance *b, uint64_t now, unsigned rounds)
+{
+    set_resting(0);
+    b->since = now;
+    b->rounds = rounds;
+    b->ticks = 0;
+    b->probing = 0;
+    b->backoff = b->left = BALANCE_MIN_BACKOFF;
+}
+
+/* Every tick: a resting run that made no round in a tick has long rounds
+ * (waits for messages, compute) and spreads at once. Once a window: keeps
+ * the way (resting or spread) that made more rounds. */
+static void balance(struct balance *b)
+{
+    unsigned rounds = atomic_load(co.rounds);
+    uint64_t now = ebsp_now_ns();
+    int still = rounds == b->tick_rounds;
+    b->tick_rounds = rounds;
+    if (co.rest_always) {
+        if (++b->ticks >= BALANCE_TICKS) {
+            b->ticks = 0;
+            set_resting(1);
+        }
+        return;
+    }
+    if (still && atomic_load(&co.active) == 1) {
+        spread_again(b, now, rounds);
+        return;
+    }
+    if (++b->ticks < BALANCE_TICKS)
+        return;
+    b->ticks = 0;
+    double window = (double)(now - b->since), made = (double)(rounds - b->rounds);
+    b->since = now;
+    b->rounds = rounds;
+    int spread = atomic_load(&co.active) > 1;
+    if (window <= 0 || made * BALANCE_MAX_ROUND_NS < window) {
+        /* long rounds: what the barriers cost does not matter, the CPUs do */
+        spread_again(b, now, rounds);
+        return;
+    }
+    double rate = made / window;
+    if (!b->probing && changed(rate, b->rate[spread])) {
+        b->backoff = BALANCE_MIN_BACKOFF; /* another phase of the program: try soon */
+        if (b->left > 1)
+            b->left = 1;
+    }
+    b->rate[spread] = rate;
+    if (b->probing) {
+        b->probing = 0;
+        if (b->rate[spread] > BALANCE_WIN * b->rate[!spread]) {
+            b->backoff = BALANCE_MIN_BACKOFF; /* the try won: stay */
+        } else {
+            set_resting(spread); /* back */
+            b->backoff = b->backoff * 2 > BALANCE_MAX_BACKOFF ? BALANCE_MAX_BACKOFF : b->backoff * 2;
+        }
+        b->left = b->backoff;
+        return;
+    }
+    if (--b->left <= 0) {
+        set_resting(spread);
+        b->probing = 1;
+    }
+}
+
 static void *monitor_main(void *arg)
 {
     (void)arg;
@@ -605,14 +770,18 @@ static void *monitor_main(void *arg)
     memset(still, 0, sizeof still);
     for (int i = 0; i < co.max_workers; i++)
         last[i] = ~0ul;
+    struct balance b = {.since = ebsp_now_ns(), .backoff = BALANCE_MIN_BACKOFF, .left = BALANCE_MIN_BACKOFF};
+    if (co.rounds)
+        b.rounds = atomic_load(co.rounds);
     struct timespec tick = {0, MONITOR_TICK_US * 1000L};
     while (!atomic_load(&co.monitor_stop)) {
         nanosleep(&tick, NULL);
         int nw = atomic_load(&co.nworkers);
         int all_stuck = nw > 0;
+        unsigned active = atomic_load(&co.active);
         for (int i = 0; i < nw; i++) {
             struct worker *w = &co.workers[i];
-            if (atomic_load(&w->state) != W_RUNNING) {
+            if ((i < co.base_workers && (unsigned)i >= active) || atomic_load(&w->state) != W_RUNNING) {
                 still[i] = 0;
                 last[i] = ~0ul;
                 continue;
@@ -626,8 +795,14 @@ static void *monitor_main(void *arg)
             if (still[i] < MONITOR_STUCK_TICKS)
                 all_stuck = 0;
         }
-        if (all_stuck && queued_total() > 0 && atomic_load(&co.idle) == 0)
-            start_worker();
+        if (all_stuck && queued_total() > 0 && atomic_load(&co.idle) == 0) {
+            if (active < (unsigned)co.base_workers)
+                wake_resting();
+            else
+                start_worker();
+        }
+        if (co.may_rest && co.rounds)
+            balance(&b);
         if (atomic_load(&co.timed) > 0)
             coro_wake_parked(); /* their callers look at the clock */
         /* cores woken while their worker runs on: visible to the others */
@@ -668,6 +843,9 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
     co.spin_idle = co.base_workers <= cpu_count();
+    co.may_rest = ebsp_rest != 0 && ebsp_workers < 1 && co.base_workers > 1;
+    co.rest_always = ebsp_rest == 2;
+    atomic_store(&co.active, (unsigned)co.base_workers);
 
     co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
@@ -718,6 +896,11 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
 int coro_home(int pid)
 {
     return (int)((long)pid * co.base_workers / co.n);
+}
+
+void coro_count_rounds(_Atomic unsigned *rounds)
+{
+    co.rounds = rounds;
 }
 
 void coro_go(void)
@@ -819,6 +1002,11 @@ int coro_home(int pid)
 {
     (void)pid;
     return 0;
+}
+
+void coro_count_rounds(_Atomic unsigned *rounds)
+{
+    (void)rounds;
 }
 
 void coro_go(void)

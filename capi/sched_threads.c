@@ -427,6 +427,7 @@ void sched_start(struct ebsp_core *cores, int n, int first)
         /* a group per worker, counted before any core runs */
         int workers = coro_start(cores, n, first, ebsp_stack_bytes, run_core);
         if (workers > 0 && make_groups(workers, coro_home) == 0) {
+            coro_count_rounds(&run.gen);
             coro_go();
             run.started = n - first;
             return;

@@ -134,6 +134,8 @@ extern double ebsp_watchdog_seconds;
  * one per CPU. Set like the two above. */
 extern int ebsp_sched_coro;
 extern int ebsp_workers;
+/* EBSP_REST: 0 never, 1 auto, 2 always (env.RestNever...). */
+extern int ebsp_rest;
 
 /* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
 extern void (*ebsp_sync_cb)(void);

@@ -42,10 +42,11 @@ const (
 	Slowdown   = emesh.SlowdownEnv     // host-to-Epiphany compute factor of the predicted board time
 	Sched      = "EBSP_SCHED"          // coro or threads
 	Workers    = "EBSP_WORKERS"        // coroutine worker threads
+	Rest       = "EBSP_REST"           // cores on one worker when that is faster
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, Sched, Workers, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync}
+var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -101,6 +102,27 @@ func WorkersOf(get Getenv) int {
 		return 0
 	}
 	return n
+}
+
+// How the coroutine scheduler may rest workers (EBSP_REST).
+const (
+	RestNever  = 0 // "0": the cores stay spread over the workers
+	RestAuto   = 1 // "" or "auto": whichever makes more barrier rounds
+	RestAlways = 2 // "1": on one worker whenever no core is stuck (tests)
+)
+
+// RestOf is EBSP_REST.
+func RestOf(get Getenv) (int, error) {
+	switch v := strings.TrimSpace(get(Rest)); v {
+	case "", "auto":
+		return RestAuto, nil
+	case "0":
+		return RestNever, nil
+	case "1":
+		return RestAlways, nil
+	default:
+		return RestAuto, fmt.Errorf("%s=%q: want auto, 0 or 1; using auto", Rest, v)
+	}
 }
 
 // SlowdownOf is EBSP_PREDICT_SLOWDOWN: the factor from this host's compute

@@ -40,6 +40,20 @@ func TestDefaults(t *testing.T) {
 	}
 	assert.Equal(t, want, StackBytesOf(none))
 	assert.Empty(t, StatsOf(none)+TraceOf(none)+KernelPathOf(none))
+	rest, err := RestOf(none)
+	require.NoError(t, err)
+	assert.Equal(t, RestAuto, rest)
+}
+
+func TestRest(t *testing.T) {
+	for v, want := range map[string]int{"auto": RestAuto, " 0 ": RestNever, "1": RestAlways} {
+		rest, err := RestOf(fake{Rest: v}.get)
+		require.NoError(t, err, v)
+		assert.Equal(t, want, rest, v)
+	}
+	rest, err := RestOf(fake{Rest: "often"}.get)
+	assert.ErrorContains(t, err, Rest)
+	assert.Equal(t, RestAuto, rest)
 }
 
 func TestValues(t *testing.T) {
