@@ -105,7 +105,9 @@ func ebsp_register_kernel(name *C.char, kernel unsafe.Pointer) C.int {
 		return 0
 	}
 	if err := m.RegisterKernel(C.GoString(name), kernel); err != nil {
-		complain(err.Error())
+		if err != runtime.ErrNotRegistered {
+			complain(err.Error())
+		}
 		return 0
 	}
 	return 1

@@ -60,4 +60,9 @@ func TestHostCallsOutsideARun(t *testing.T) {
 	assert.Equal(t, int32(-1), lib.BspPid(), "the host is no core")
 	assert.Equal(t, int32(0), lib.EbspSpmd(), "ebsp_spmd before bsp_begin fails")
 	assert.Equal(t, int32(0), lib.BspInit("no-such-kernel.elf", 0, 0))
+	// host_bsp.h: removing a name that has no registration returns 0
+	assert.Equal(t, int32(0), lib.EbspRegisterKernel("never-registered", 0))
+	assert.Equal(t, int32(1), lib.EbspRegisterKernel("briefly", 1))
+	assert.Equal(t, int32(1), lib.EbspRegisterKernel("briefly", 0))
+	assert.Equal(t, int32(0), lib.EbspRegisterKernel("briefly", 0), "removed already")
 }

@@ -5,6 +5,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -118,6 +119,10 @@ func (m *Machine) State() HostState {
 	return m.state
 }
 
+// ErrNotRegistered: a removal of a name that has no registration
+// (ebsp_register_kernel returns 0, as its header says, without a message).
+var ErrNotRegistered = errors.New("ebsp_register_kernel: no kernel registered under that name")
+
 // RegisterKernel makes fn available to bsp_init under name; nil removes it.
 func (m *Machine) RegisterKernel(name string, fn unsafe.Pointer) error {
 	if name == "" {
@@ -126,6 +131,9 @@ func (m *Machine) RegisterKernel(name string, fn unsafe.Pointer) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if fn == nil {
+		if _, ok := m.registered[name]; !ok {
+			return ErrNotRegistered
+		}
 		delete(m.registered, name)
 	} else {
 		m.registered[name] = fn

@@ -21,6 +21,7 @@ func TestLifecycleOrder(t *testing.T) {
 	assert.Equal(t, ErrEndOrder, m.End())
 
 	fn := 42
+	assert.Equal(t, ErrNotRegistered, m.RegisterKernel("k", nil), "nothing to remove")
 	require.NoError(t, m.RegisterKernel("k", unsafe.Pointer(&fn)))
 	k, err := m.Init("k", nil)
 	require.NoError(t, err)
