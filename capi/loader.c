@@ -107,6 +107,7 @@ void *loader_open_instance(const char *path, char *err, size_t errlen)
         dlclose(h);
         return NULL;
     }
+    kernel_libc_hook(h);
     return h;
 }
 

@@ -316,8 +316,10 @@ struct ebsp_core *sched_cores_alloc(int n)
 {
     struct ebsp_core *cores = calloc((size_t)n, sizeof *cores);
     if (cores)
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             cores[i].pid = i;
+            cores[i].rand_next = 1; /* newlib's, before any srand */
+        }
     return cores;
 }
 

@@ -112,6 +112,8 @@ struct ebsp_core {
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
     int group;                 /* its group in the barrier's count (sched_threads.c) */
+    uint64_t rand_next;        /* its rand() state (kernel_libc.c) */
+    char *strtok_last;         /* its strtok() position */
 };
 
 /* The Epiphany core clock that ebsp_raw_time counts: emesh.ClockHz, the
@@ -270,6 +272,9 @@ void loader_make_global(void);
 void *loader_open_instance(const char *path, char *err, size_t errlen);
 ebsp_kernel_fn loader_entry(void *instance);
 void loader_close_instance(void *instance);
+/* Gives an instance rand, srand and strtok with their state in the calling
+ * core, rand being newlib's, as on the board (kernel_libc.c). */
+void kernel_libc_hook(void *instance);
 
 /* ---- output (output.c) ---- */
 
