@@ -50,19 +50,6 @@ static void *copy_exchanges(void *arg)
     return NULL;
 }
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Seconds per exchange of the copy floor (see the top), median of TRIALS;
  * -1 without memory or threads. */
 static double copy_floor(int cores, struct lqcd_params par)
