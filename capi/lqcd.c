@@ -836,15 +836,25 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
             }
         hopeless = others == 0 || alive == 0;
         code = hopeless ? LQCD_ERR_PARTNER : code;
-        char senders[64] = "";
-        int k = 0;
+        /* the lowest 6 sender pids, in order: the same text whatever the
+           order in which the senders declared */
+        int lowest[6], k = 0;
         struct lqcd_core *c = &L.cores[ch->owner];
         pthread_mutex_lock(&c->dir_lock);
-        for (struct lqcd_chan *s = ch->senders; s; s = s->sender_next)
-            if (k++ < 6)
-                snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", k > 1 ? "," : "",
-                         s->owner);
+        for (struct lqcd_chan *s = ch->senders; s; s = s->sender_next, k++) {
+            int at = k < 6 ? k : 6;
+            while (at > 0 && lowest[at - 1] > s->owner) {
+                if (at < 6)
+                    lowest[at] = lowest[at - 1];
+                at--;
+            }
+            if (at < 6)
+                lowest[at] = s->owner;
+        }
         pthread_mutex_unlock(&c->dir_lock);
+        char senders[64] = "";
+        for (int i = 0; i < k && i < 6; i++)
+            snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", i ? "," : "", lowest[i]);
         if (k == 0)
             snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
                      ch->name, ch->owner, hopeless ? " and all others left" : "");
