@@ -60,7 +60,7 @@ func FindKernelFile(name string, dirs []string) (string, error) {
 		return "", firstBad
 	}
 	return "", fmt.Errorf("kernel %q not found (looked in: %s); build it with "+
-		"`gcc -shared -fPIC -I<ebsp include dir> e_yourkernel.c -o %s` next to the host program, "+
+		"`gcc -shared -fPIC $(pkg-config --cflags ebsp) e_yourkernel.c -o %s` next to the host program, "+
 		"or set %s", name, strings.Join(looked, ", "), elfName(name), KernelPathEnv)
 }
 
@@ -102,7 +102,7 @@ func CheckKernelFile(path string) error {
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
-	rebuild := fmt.Sprintf("rebuild it for the emulator with `gcc -shared -fPIC -I<ebsp include dir> e_yourkernel.c -o %s`", filepath.Base(path))
+	rebuild := fmt.Sprintf("rebuild it for the emulator with `gcc -shared -fPIC $(pkg-config --cflags ebsp) e_yourkernel.c -o %s`", filepath.Base(path))
 	if isSRecord(head) {
 		return fmt.Errorf("kernel file %s is a Motorola S-record for the Epiphany chip, not a host shared object; %s", path, rebuild)
 	}
