@@ -171,6 +171,8 @@ func (m *Machine) HostAddress(call string, pid int, value int64, ptr unsafe.Poin
 				call, n, value, pid, local.Size())
 		}
 		return local.At(int(value)), nil
+	case value == int64(local.Size()) && n == 0:
+		return local.At(0), nil // nothing at the end: as e_write of 0 bytes did
 	case value < emesh.MaxLocalSize:
 		return nil, fmt.Errorf("%s: offset %#x is beyond core %02d's %#x bytes of local memory", call, value, pid, local.Size())
 	}
