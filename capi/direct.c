@@ -4,6 +4,7 @@
  */
 #include "direct.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Asks the engine once per superstep and kind; remembers its answer. */
@@ -103,6 +104,10 @@ struct walk {
     size_t nbytes, step;
 };
 
+/* No entry has SIZE_MAX bytes, so the first step computes its size (an
+ * entry of 0 bytes still steps past its header). */
+#define WALK_START {SIZE_MAX, 0}
+
 static inline size_t walk_step(struct walk *w, size_t nbytes, size_t (*entry_size)(size_t))
 {
     if (__builtin_expect(nbytes != w->nbytes, 0)) {
@@ -118,7 +123,7 @@ void direct_read_gets(void)
     if (!self)
         return;
     struct ebsp_bytes *log = &self->gets.log;
-    struct walk w = {0, 0};
+    struct walk w = WALK_START;
     unsigned char *buf = log->buf; /* in locals: the copies might alias the log */
     for (size_t at = 0, used = log->used; at < used;) {
         struct get_entry *e = (struct get_entry *)(buf + at);
@@ -134,7 +139,7 @@ void direct_write_gets(void)
     if (!self)
         return;
     struct ebsp_bytes *log = &self->gets.log;
-    struct walk w = {0, 0};
+    struct walk w = WALK_START;
     unsigned char *buf = log->buf; /* in locals: the copies might alias the log */
     for (size_t at = 0, used = log->used; at < used;) {
         struct get_entry *e = (struct get_entry *)(buf + at);
@@ -151,7 +156,7 @@ void direct_write_puts(void)
     if (!self)
         return;
     struct ebsp_bytes *log = &self->puts.log;
-    struct walk w = {0, 0};
+    struct walk w = WALK_START;
     unsigned char *buf = log->buf; /* in locals: the copies might alias the log */
     for (size_t at = 0, used = log->used; at < used;) {
         struct put_entry *e = (struct put_entry *)(buf + at);

@@ -276,15 +276,17 @@ static void kick(int count)
     }
 }
 
-/* Wakes every sleeping worker, to look at co.live. */
 /* Every first worker runs cores again. The word changes, so a worker about
- * to rest does not sleep through this. */
+ * to rest does not sleep through this; it is written only when it changes
+ * (every worker reads it at every pick). */
 static void wake_resting(void)
 {
-    if (atomic_exchange(&co.active, (unsigned)co.base_workers) != (unsigned)co.base_workers)
+    unsigned all = (unsigned)co.base_workers;
+    if (atomic_load(&co.active) != all && atomic_exchange(&co.active, all) != all)
         futex_wake(&co.active, INT_MAX);
 }
 
+/* Wakes every sleeping worker, to look at co.live. */
 static void wake_all_workers(void)
 {
     atomic_fetch_add(&co.qseq, 1);
@@ -673,7 +675,7 @@ static int start_worker(void)
 /* The monitor's view of the windows (see "Resting workers"). */
 struct balance {
     uint64_t since;            /* the window's start */
-    unsigned rounds;           /* *co.rounds then */
+    unsigned rounds;           /* *co.rounds at the window's start */
     unsigned tick_rounds;      /* *co.rounds at the last tick */
     int ticks;
     double rate[2];            /* rounds per ns, last measured resting [0] and spread [1] */
@@ -689,10 +691,10 @@ static int changed(double a, double b)
 
 static void set_resting(int resting)
 {
-    if (resting)
-        atomic_store(&co.active, 1);
-    else
+    if (!resting)
         wake_resting();
+    else if (atomic_load(&co.active) != 1)
+        atomic_store(&co.active, 1);
 }
 
 /* Starts a new window, spread, trying to rest again soon. */
