@@ -73,7 +73,7 @@ struct object {
     ElfW(Addr) base;
     const ElfW(Sym) *symtab;
     const char *strtab;
-    uintptr_t relro_lo, relro_hi; /* read-only after relocation */
+    uintptr_t relro_lo, relro_hi; /* pages read-only after relocation */
 };
 
 /* A d_ptr of the dynamic section: glibc has made most absolute already. */
@@ -88,10 +88,14 @@ static int find_relro(struct dl_phdr_info *info, size_t size, void *arg)
     struct object *o = arg;
     if (info->dlpi_addr != o->base)
         return 0;
+    /* the pages the dynamic loader made read-only: whole pages only, so
+       the end rounds down, as glibc's _dl_protect_relro does */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
-            o->relro_lo = o->base + info->dlpi_phdr[i].p_vaddr;
-            o->relro_hi = o->relro_lo + info->dlpi_phdr[i].p_memsz;
+            uintptr_t start = o->base + info->dlpi_phdr[i].p_vaddr;
+            o->relro_lo = start & ~(page - 1);
+            o->relro_hi = (start + info->dlpi_phdr[i].p_memsz) & ~(page - 1);
         }
     return 1;
 }
