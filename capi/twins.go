@@ -61,7 +61,15 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
+	"libebsp/env"
 	"libebsp/runtime"
+)
+
+// enum ebsp_rest (capi/shim.h) carries env.RestOf's answer to the scheduler.
+var (
+	_ = [1]int{}[C.EBSP_REST_NEVER-env.RestNever]
+	_ = [1]int{}[C.EBSP_REST_AUTO-env.RestAuto]
+	_ = [1]int{}[C.EBSP_REST_ALWAYS-env.RestAlways]
 )
 
 // struct reqlog_entry (capi/reqlog.h), the header of each request in a
