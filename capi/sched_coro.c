@@ -845,8 +845,8 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
     co.spin_idle = co.base_workers <= cpu_count();
-    co.may_rest = ebsp_rest != EBSP_REST_NEVER && ebsp_workers < 1 && co.base_workers > 1;
-    co.rest_always = ebsp_rest == EBSP_REST_ALWAYS;
+    co.may_rest = ebsp_rest != REST_NEVER && ebsp_workers < 1 && co.base_workers > 1;
+    co.rest_always = ebsp_rest == REST_ALWAYS;
     atomic_store(&co.active, (unsigned)co.base_workers);
 
     co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;

@@ -138,7 +138,7 @@ extern int ebsp_sched_coro;
 extern int ebsp_workers;
 /* EBSP_REST, one of enum ebsp_rest (env.RestNever, RestAuto, RestAlways:
  * capi/twins.go checks the values). */
-enum ebsp_rest { EBSP_REST_NEVER = 0, EBSP_REST_AUTO = 1, EBSP_REST_ALWAYS = 2 };
+enum ebsp_rest { REST_NEVER = 0, REST_AUTO = 1, REST_ALWAYS = 2 };
 extern int ebsp_rest;
 
 /* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */

@@ -67,9 +67,9 @@ import (
 
 // enum ebsp_rest (capi/shim.h) carries env.RestOf's answer to the scheduler.
 var (
-	_ = [1]int{}[C.EBSP_REST_NEVER-env.RestNever]
-	_ = [1]int{}[C.EBSP_REST_AUTO-env.RestAuto]
-	_ = [1]int{}[C.EBSP_REST_ALWAYS-env.RestAlways]
+	_ = [1]int{}[C.REST_NEVER-env.RestNever]
+	_ = [1]int{}[C.REST_AUTO-env.RestAuto]
+	_ = [1]int{}[C.REST_ALWAYS-env.RestAlways]
 )
 
 // struct reqlog_entry (capi/reqlog.h), the header of each request in a
