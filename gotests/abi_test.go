@@ -5,7 +5,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	goruntime "runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -54,23 +56,35 @@ func abiClass(t cc.Type) string {
 // of ours it brings in that declare functions.
 var publicHeaders = []string{"host_bsp.h", "e_bsp.h"}
 
-// referenceDir is the include directory of EBSP 1.0, the library that ran
-// on the board: $EBSP_REFERENCE, else ../shared/reference/ebsp-1.0 beside
-// the repository. EBSP_REFERENCE=none skips the comparison.
+// referenceDir is the include directory of an EBSP 1.0 checkout named by
+// $EBSP_REFERENCE (its top directory, holding include/). EBSP's headers are
+// not kept beside this repository, so without it the test is skipped.
 func referenceDir(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("EBSP_REFERENCE")
-	if dir == "none" {
-		t.Skip("EBSP_REFERENCE=none: not comparing with the EBSP 1.0 headers")
-	}
-	if dir == "" {
-		dir = filepath.Join(repoRoot(), "..", "shared", "reference", "ebsp-1.0")
+	if dir == "" || dir == "none" {
+		t.Skip("SKIPPED: EBSP_REFERENCE is not set: not comparing with EBSP 1.0's own headers " +
+			"(set it to a checkout of coduin/epiphany-bsp 1.0; TestHeadersMatchEBSP checks our table of them)")
 	}
 	inc := filepath.Join(dir, "include")
 	if _, err := os.Stat(filepath.Join(inc, "e_bsp.h")); err != nil {
-		t.Fatalf("EBSP 1.0 headers not found in %s (set EBSP_REFERENCE to the ebsp-1.0 directory, or to none to skip): %v", inc, err)
+		t.Fatalf("EBSP_REFERENCE=%s: EBSP 1.0 headers not found in %s: %v", dir, inc, err)
 	}
 	return inc
+}
+
+// docsDir is EBSP 1.0's documentation beside the repository
+// (../shared/reference/ebsp-docs), or $EBSP_DOCS; absent in a user's clone.
+func docsDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("EBSP_DOCS")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(), "..", "shared", "reference", "ebsp-docs")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "api_reference.rst")); err != nil {
+		t.Skipf("SKIPPED: EBSP 1.0's documentation not found in %s (set EBSP_DOCS): %v", dir, err)
+	}
+	return dir
 }
 
 // declaration is a function as a header declares it.
@@ -163,29 +177,24 @@ func signature(ft *cc.FunctionType) string {
 	return ft.Result().String() + " (" + strings.Join(params, ", ") + ")"
 }
 
-// Every function of EBSP 1.0's public headers is declared by ours in
-// exactly EBSP's form, in the header of the same name (the deprecated
-// calls in the *_deprecated.h headers). Our extensions are free.
+// Every function of EBSP 1.0's public headers (the table ebsp10) is
+// declared by ours in exactly EBSP's form, in the header of the same name
+// (the deprecated calls in the *_deprecated.h headers). Our extensions are
+// free.
 func TestHeadersMatchEBSP(t *testing.T) {
-	ref := referenceDir(t)
-	ours := filepath.Join(repoRoot(), "include")
 	for _, header := range publicHeaders {
 		t.Run(header, func(t *testing.T) {
-			want, _ := parseHeader(t, ref, header, ours)
-			got, ast := parseHeader(t, ours, header)
-			names := make([]string, 0, len(want))
-			for name := range want {
-				names = append(names, name)
-			}
-			sort.Strings(names)
-			for _, name := range names {
-				w := want[name]
-				g, ok := got[name]
-				if !assert.True(t, ok, "%s: EBSP declares %s in %s; ours does not declare it", header, name, w.file) {
+			got, ast := parseHeader(t, filepath.Join(repoRoot(), "include"), header)
+			for _, w := range ebsp10 {
+				if w.header != header {
 					continue
 				}
-				assert.Equal(t, w.file, g.file, "%s is declared in %s by EBSP", name, w.file)
-				assert.Equal(t, signature(w.fn), signature(g.fn), "declaration of %s (EBSP's, then ours)", name)
+				g, ok := got[w.name]
+				if !assert.True(t, ok, "%s: EBSP declares %s in %s; ours does not declare it", header, w.name, w.file) {
+					continue
+				}
+				assert.Equal(t, w.file, g.file, "%s is declared in %s by EBSP", w.name, w.file)
+				assert.Equal(t, w.signature, signature(g.fn), "declaration of %s (EBSP's, then ours)", w.name)
 			}
 			if header == "host_bsp.h" {
 				// EBSP's host_bsp.h includes <e-hal.h>; ours includes our stand-in.
@@ -193,6 +202,54 @@ func TestHeadersMatchEBSP(t *testing.T) {
 				assert.True(t, ok, "host_bsp.h brings in <e-hal.h> (E_OK)")
 			}
 		})
+	}
+}
+
+// doxygenFunction is a function entry of EBSP's Sphinx documentation:
+// ".. doxygenfunction:: name" followed by ":project: ebsp_host" or ebsp_e.
+var doxygenFunction = regexp.MustCompile(`(?m)^\.\. doxygenfunction:: (\w+)\s*\n\s*:project: (\w+)`)
+
+// Every function EBSP 1.0's documentation describes is in the table, under
+// the header of its side (host or core): the table misses none.
+func TestHeadersCoverEBSPDocs(t *testing.T) {
+	dir := docsDir(t)
+	pages, err := filepath.Glob(filepath.Join(dir, "*.rst"))
+	require.NoError(t, err)
+	projects := map[string]string{"ebsp_host": "host_bsp.h", "ebsp_e": "e_bsp.h"}
+	documented := 0
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		require.NoError(t, err)
+		for _, m := range doxygenFunction.FindAllStringSubmatch(string(text), -1) {
+			name, header := m[1], projects[m[2]]
+			require.NotEmpty(t, header, "%s: %s: unknown doxygen project %s", filepath.Base(page), name, m[2])
+			documented++
+			assert.True(t, slices.ContainsFunc(ebsp10, func(d struct{ header, file, name, signature string }) bool {
+				return d.header == header && d.name == name
+			}), "%s documents %s of %s; the table ebsp10 lacks it", filepath.Base(page), name, header)
+		}
+	}
+	assert.Greater(t, documented, 40, "functions found in %s", dir)
+}
+
+// With EBSP 1.0's own headers at hand (EBSP_REFERENCE), the table is
+// exactly what they declare.
+func TestHeadersMatchEBSPSource(t *testing.T) {
+	ref := referenceDir(t)
+	ours := filepath.Join(repoRoot(), "include")
+	for _, header := range publicHeaders {
+		want, _ := parseHeader(t, ref, header, ours)
+		table := map[string]string{}
+		for _, d := range ebsp10 {
+			if d.header == header {
+				table[d.name] = d.file + ": " + d.signature
+			}
+		}
+		found := map[string]string{}
+		for name, d := range want {
+			found[name] = d.file + ": " + signature(d.fn)
+		}
+		assert.Equal(t, found, table, "%s: EBSP's declarations, then the table ebsp10", header)
 	}
 }
 
