@@ -144,6 +144,9 @@ ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
 	{name: "pop_unregistered", exit: 1, stderr: `
 $00: BSP ERROR: bsp_pop_reg: the address is not registered (superstep 1)
 ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "pop_cancels_push", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: the address is not a registered variable (core 02, 4 bytes at offset 0) (superstep 2)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 2`},
 	{name: "push_mismatch", exit: 1, stderr: `
 $02: BSP ERROR: bsp_push_reg: core 02 registered 2 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)
 ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},

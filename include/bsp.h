@@ -123,7 +123,10 @@ void bsplib_vabort(const char *format, va_list args);
 
 /* Registration: collective (every core, in the same order), in force from
  * the next bsp_sync. Sizes may differ per core, and a core may register
- * NULL with size 0. bsp_pop_reg withdraws the newest registration. */
+ * NULL with size 0. bsp_pop_reg names the newest registration of the
+ * address (a push of the same superstep counts: the two cancel out); the
+ * k-th pop of a superstep withdraws the same registration on every core,
+ * the one named by the lowest core whose k-th pop is not of NULL. */
 void bsplib_push_reg(const void *address, size_t size);
 void bsplib_pop_reg(const void *address);
 

@@ -85,7 +85,15 @@ static void spmd(void)
         printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
     if (is("mix_ebsp_begin") && s == 0)
         ebsp_host_begin(2);
+    if (is("pop_cancels_push")) {
+        bsp_push_reg(&y, sizeof y);
+        bsp_pop_reg(&y);
+    }
     bsp_sync();
+
+    /* superstep 2 */
+    if (is("pop_cancels_push") && s == 1)
+        bsp_put(2, &x, &y, 0, sizeof y); /* y's push and pop cancelled out */
     bsp_pop_reg(&x);
     bsp_end();
 }
