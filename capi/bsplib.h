@@ -22,4 +22,8 @@ extern int goBsplibAvailable(void);
 /* Reports "$PP: BSP ERROR: call: what (superstep N)" and stops the run. */
 extern void goBsplibMisuse(int pid, char *call, char *what);
 
+/* 0 under EBSP_CHECKS=0: the face's own argument checks are off; set by
+ * goBsplibBegin for each section (bsplib_api.c). */
+extern int bl_checks;
+
 #endif
