@@ -296,18 +296,23 @@ static void bl_start_section(long long P, const void *caller)
         bl_fatal("bsp_begin: could not start a thread; lower the core count or EBSP_STACK_KB");
 }
 
-/* bsp_begin on a core: a core of the section joins it. */
+/* bsp_begin on a core: a core of the section joins it. The count it asks
+ * for is pid 0's to decide, as in MulticoreBSP: an SPMD function named in
+ * bsp_init often computes it from bsp_nprocs(), which on the other cores
+ * is the section's already (bsp_begin(bsp_nprocs() - 1) asks for one
+ * core fewer there). Without bsp_init a different count means that the
+ * cores, running main anew, met another section's bsp_begin: refused. */
 static void bl_join(struct ebsp_core *self, long long P)
 {
     if (!atomic_load(&bl.running))
         bl_misuse(self, "bsp_begin", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
     else if (bl_self)
         bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
-    else if (P != bl.nprocs)
+    else if (P != bl.nprocs && !bl.spmd)
         bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
-                  "every core calls bsp_begin with the same count%s", P, bl.nprocs,
-                  bl.spmd ? "" : " (without bsp_init the other cores run main from its start, so they reach "
-                                 "its first bsp_begin: give each section its own function, named in bsp_init)");
+                  "every core calls bsp_begin with the same count (without bsp_init the other cores run main "
+                  "from its start, so they reach its first bsp_begin: give each section its own function, "
+                  "named in bsp_init)", P, bl.nprocs);
     else
         bl_start_core(self);
 }

@@ -10,8 +10,8 @@
  * The SPMD model (MulticoreBSP's): the thread that calls bsp_begin(P)
  * becomes pid 0 and P-1 more cores start, each a thread of the process:
  *   - after bsp_init(spmd, argc, argv) they run spmd(), whose bsp_begin
- *     joins them to the section (the usual form: main calls bsp_init, then
- *     spmd() itself);
+ *     joins them to the section whatever count it passes (the usual form:
+ *     main calls bsp_init, then spmd() itself);
  *   - without bsp_init they run main(argc, argv) from its start, as the
  *     processes of a BSPlib program all start in main; bsp_begin should then
  *     be the first statement of main. The library finds main through the
@@ -97,7 +97,9 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv);
 
 /* bsp_begin: starts an SPMD section of P cores, 1 <= P <= bsp_nprocs()
  * (the cores available); the caller becomes pid 0. On the other cores,
- * bsp_begin (with the same P) joins the section. */
+ * bsp_begin joins the section: in the function named in bsp_init their P
+ * is ignored (pid 0's decides, as in MulticoreBSP); running main without
+ * bsp_init, they must pass pid 0's P. */
 void bsplib_begin(unsigned int P);
 
 /* bsp_end: ends the section, collectively. On pid 0 it returns when every
