@@ -251,6 +251,9 @@ static void bl_start_section(long long P, const void *caller)
     static int atexit_done;
     if (atomic_load(&bl.running))
         bl_fatal("bsp_begin: a BSPlib SPMD section is running on another thread; one section at a time");
+    size_t cap = mcbsp_thread_cap();
+    if (cap && P > 0 && (unsigned long long)P > cap)
+        bl_fatal("bsp_begin: %lld cores requested; mcbsp_set_maximum_threads allows 1..%zu", P, cap);
     main_fn main_entry = NULL;
     if (!bl.spmd) {
         void *sym = dlsym(RTLD_DEFAULT, "main");
@@ -400,7 +403,9 @@ unsigned int bsplib_nprocs(void)
         bl_refuse("bsp_nprocs");
         return 0;
     }
-    return (unsigned int)goBsplibAvailable(); /* the cores available */
+    unsigned int available = (unsigned int)goBsplibAvailable(); /* the cores of the mesh */
+    size_t cap = mcbsp_thread_cap();
+    return cap && cap < available ? (unsigned int)cap : available;
 }
 
 int bsplib_nprocs_int(void)

@@ -212,6 +212,8 @@ ebsp: ERROR: bsp_begin: 0 cores requested; this 4x4 mesh has 1..16 (set EBSP_MES
 	{name: "two_sections_no_init", exit: 1, stderr: `
 $01: BSP ERROR: bsp_begin: this core asks for 1 cores, the section was started with 2; every core calls bsp_begin with the same count (without bsp_init the other cores run main from its start, so they reach its first bsp_begin: give each section its own function, named in bsp_init) (superstep 0)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "begin_above_maximum_threads", exit: 1, stderr: `
+ebsp: ERROR: bsp_begin: 4 cores requested; mcbsp_set_maximum_threads allows 1..3`},
 	{name: "begin_nested", exit: 1, stderr: `
 $01: BSP ERROR: bsp_begin: called again inside a running SPMD section (nested SPMD sections are not supported) (superstep 1)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},

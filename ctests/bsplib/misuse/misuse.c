@@ -157,6 +157,10 @@ int main(int argc, char **argv)
         bsp_begin(bsp_nprocs() + 1);
     if (is("begin_zero"))
         bsp_begin(0);
+    if (is("begin_above_maximum_threads")) {
+        mcbsp_set_maximum_threads(3);
+        bsp_begin(4);
+    }
     if (is("init_null"))
         bsp_init(NULL, argc, argv);
     if (is("mix_begin_during_ebsp")) {
