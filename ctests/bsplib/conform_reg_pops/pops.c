@@ -1,7 +1,7 @@
 /*
  * BSPlib conformance: which registration bsp_pop_reg withdraws (README,
- * "BSPlib programs"), in the forms BSPonMPI's and MulticoreBSP's own tests
- * use (compatibility mode, int sizes, as those tests are built):
+ * "BSPlib programs"), in the forms of BSPonMPI's own registration tests,
+ * and built as those are (compatibility mode, int sizes):
  *   - a push and a pop of the same address in one superstep cancel out;
  *   - the k-th pop withdraws the same registration on every core: the one
  *     the lowest core whose k-th pop is not of NULL names, or, when every
