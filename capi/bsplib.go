@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"libebsp/env"
+	"libebsp/runtime"
 )
 
 // standardRun reports whether a BSPlib section owns the machine.
@@ -74,6 +75,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		shareCore(m.Core(i), &cores[i])
 	}
 	configureRun(m)
+	C.bl_checks = C.int(boolInt(m.Checks() != runtime.CheckOff))
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		m.EndStandard()

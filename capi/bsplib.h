@@ -7,6 +7,8 @@
 
 #include "shim.h"
 
+#include <stddef.h>
+
 /* Starts a section of nprocs cores (the run started, Standard mode); NULL
  * after printing why on stderr. */
 extern struct ebsp_core *goBsplibBegin(long long nprocs);
@@ -21,5 +23,13 @@ extern int goBsplibCoreEnd(int pid);
 extern int goBsplibAvailable(void);
 /* Reports "$PP: BSP ERROR: call: what (superstep N)" and stops the run. */
 extern void goBsplibMisuse(int pid, char *call, char *what);
+
+/* mcbsp_set_maximum_threads' cap on the cores of a section, 0 for none
+ * (mcbsp_api.c). */
+size_t mcbsp_thread_cap(void);
+
+/* 0 under EBSP_CHECKS=0: the face's own argument checks are off; set by
+ * goBsplibBegin for each section (bsplib_api.c). */
+extern int bl_checks;
 
 #endif

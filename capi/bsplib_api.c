@@ -251,6 +251,9 @@ static void bl_start_section(long long P, const void *caller)
     static int atexit_done;
     if (atomic_load(&bl.running))
         bl_fatal("bsp_begin: a BSPlib SPMD section is running on another thread; one section at a time");
+    size_t cap = mcbsp_thread_cap();
+    if (cap && P > 0 && (unsigned long long)P > cap)
+        bl_fatal("bsp_begin: %lld cores requested; mcbsp_set_maximum_threads allows 1..%zu", P, cap);
     main_fn main_entry = NULL;
     if (!bl.spmd) {
         void *sym = dlsym(RTLD_DEFAULT, "main");
@@ -296,18 +299,23 @@ static void bl_start_section(long long P, const void *caller)
         bl_fatal("bsp_begin: could not start a thread; lower the core count or EBSP_STACK_KB");
 }
 
-/* bsp_begin on a core: a core of the section joins it. */
+/* bsp_begin on a core: a core of the section joins it. The count it asks
+ * for is pid 0's to decide, as in MulticoreBSP: an SPMD function named in
+ * bsp_init often computes it from bsp_nprocs(), which on the other cores
+ * is the section's already (bsp_begin(bsp_nprocs() - 1) asks for one
+ * core fewer there). Without bsp_init a different count means that the
+ * cores, running main anew, met another section's bsp_begin: refused. */
 static void bl_join(struct ebsp_core *self, long long P)
 {
     if (!atomic_load(&bl.running))
         bl_misuse(self, "bsp_begin", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
     else if (bl_self)
         bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
-    else if (P != bl.nprocs)
+    else if (P != bl.nprocs && !bl.spmd)
         bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
-                  "every core calls bsp_begin with the same count%s", P, bl.nprocs,
-                  bl.spmd ? "" : " (without bsp_init the other cores run main from its start, so they reach "
-                                 "its first bsp_begin: give each section its own function, named in bsp_init)");
+                  "every core calls bsp_begin with the same count (without bsp_init the other cores run main "
+                  "from its start, so they reach its first bsp_begin: give each section its own function, "
+                  "named in bsp_init)", P, bl.nprocs);
     else
         bl_start_core(self);
 }
@@ -395,7 +403,9 @@ unsigned int bsplib_nprocs(void)
         bl_refuse("bsp_nprocs");
         return 0;
     }
-    return (unsigned int)goBsplibAvailable(); /* the cores available */
+    unsigned int available = (unsigned int)goBsplibAvailable(); /* the cores of the mesh */
+    size_t cap = mcbsp_thread_cap();
+    return cap && cap < available ? (unsigned int)cap : available;
 }
 
 int bsplib_nprocs_int(void)
@@ -624,10 +634,72 @@ void bsplib_hpsend_int(int pid, const void *tag, const void *payload, int size)
         bsp_send(pid, tag, payload, size);
 }
 
+/* The message calls' argument checks, which every other BSPlib makes too
+ * (the EBSP face keeps the board's silence: its calls skip what they
+ * cannot write). Each reports the misuse, which stops the run, and says
+ * whether the call must stop here; EBSP_CHECKS=0 turns them off
+ * (bl_checks), the calls then skipping what they cannot do. */
+int bl_checks = 1;
+
+static int bl_null(struct ebsp_core *self, const char *call, const void *p, const char *what)
+{
+    if (p || !bl_checks)
+        return 0;
+    bl_misuse(self, call, "%s is NULL", what);
+    return 1;
+}
+
+static struct ebsp_msg *bl_first_message(struct ebsp_core *self)
+{
+    struct ebsp_msgq *q = &self->queue;
+    return q->head < q->n ? &q->msgs[q->head] : NULL;
+}
+
+static int bl_qsize_args(struct ebsp_core *self, const void *packets, const void *accumulated_size)
+{
+    return bl_null(self, "bsp_qsize", packets, "the pointer for the number of messages") ||
+           bl_null(self, "bsp_qsize", accumulated_size, "the pointer for their payload bytes");
+}
+
+/* bsp_get_tag writes the status, and the first message's tag if it has
+ * one (with the queue empty it copies nothing). */
+static int bl_get_tag_args(struct ebsp_core *self, const void *status, const void *tag)
+{
+    if (bl_null(self, "bsp_get_tag", status, "the status pointer"))
+        return 1;
+    struct ebsp_msg *m = tag || !bl_checks ? NULL : bl_first_message(self);
+    if (!m || m->tag_len == 0)
+        return 0;
+    bl_misuse(self, "bsp_get_tag", "the tag buffer is NULL but the message's tag size is %lld", (long long)m->tag_len);
+    return 1;
+}
+
+static int bl_move_args(struct ebsp_core *self, const void *payload, long long max_copy_size)
+{
+    if (!bl_checks)
+        return 0;
+    if (max_copy_size < 0)
+        bl_misuse(self, "bsp_move", "negative size %lld", max_copy_size);
+    else if (!payload && max_copy_size > 0)
+        bl_misuse(self, "bsp_move", "the payload buffer is NULL but the size is %lld", max_copy_size);
+    else if (!bl_first_message(self))
+        bl_misuse(self, "bsp_move", "the message queue is empty (bsp_qsize or bsp_get_tag tells)");
+    else
+        return 0;
+    return 1;
+}
+
+static int bl_hpmove_args(struct ebsp_core *self, void **tag_ptr, void **payload_ptr)
+{
+    return bl_null(self, "bsp_hpmove", tag_ptr, "the pointer for the tag's address") ||
+           bl_null(self, "bsp_hpmove", payload_ptr, "the pointer for the payload's address");
+}
+
 void bsplib_qsize(unsigned int *packets, size_t *accumulated_size)
 {
     int n = 0, bytes = 0;
-    if (bl_core("bsp_qsize"))
+    struct ebsp_core *self = bl_core("bsp_qsize");
+    if (self && !bl_qsize_args(self, packets, accumulated_size))
         bsp_qsize(&n, &bytes);
     if (packets)
         *packets = (unsigned int)n;
@@ -638,7 +710,8 @@ void bsplib_qsize(unsigned int *packets, size_t *accumulated_size)
 void bsplib_qsize_int(int *packets, int *accumulated_size)
 {
     int n = 0, bytes = 0;
-    if (bl_core("bsp_qsize"))
+    struct ebsp_core *self = bl_core("bsp_qsize");
+    if (self && !bl_qsize_args(self, packets, accumulated_size))
         bsp_qsize(&n, &bytes);
     if (packets)
         *packets = n;
@@ -649,7 +722,8 @@ void bsplib_qsize_int(int *packets, int *accumulated_size)
 void bsplib_get_tag(size_t *status, void *tag)
 {
     int st = -1;
-    if (bl_core("bsp_get_tag"))
+    struct ebsp_core *self = bl_core("bsp_get_tag");
+    if (self && !bl_get_tag_args(self, status, tag))
         bsp_get_tag(&st, tag);
     if (status)
         *status = st < 0 ? SIZE_MAX : (size_t)st;
@@ -658,7 +732,8 @@ void bsplib_get_tag(size_t *status, void *tag)
 void bsplib_get_tag_int(int *status, void *tag)
 {
     int st = -1;
-    if (bl_core("bsp_get_tag"))
+    struct ebsp_core *self = bl_core("bsp_get_tag");
+    if (self && !bl_get_tag_args(self, status, tag))
         bsp_get_tag(&st, tag);
     if (status)
         *status = st;
@@ -666,20 +741,24 @@ void bsplib_get_tag_int(int *status, void *tag)
 
 void bsplib_move(void *payload, size_t max_copy_size)
 {
-    if (bl_core("bsp_move"))
-        bsp_move(payload, max_copy_size > INT_MAX ? INT_MAX : (int)max_copy_size);
+    struct ebsp_core *self = bl_core("bsp_move");
+    int n = max_copy_size > INT_MAX ? INT_MAX : (int)max_copy_size;
+    if (self && !bl_move_args(self, payload, n))
+        bsp_move(payload, n);
 }
 
 void bsplib_move_int(void *payload, int max_copy_size)
 {
-    if (bl_core("bsp_move"))
+    struct ebsp_core *self = bl_core("bsp_move");
+    if (self && !bl_move_args(self, payload, max_copy_size))
         bsp_move(payload, max_copy_size);
 }
 
 size_t bsplib_hpmove(void **tag_ptr, void **payload_ptr)
 {
     int size = -1;
-    if (bl_core("bsp_hpmove"))
+    struct ebsp_core *self = bl_core("bsp_hpmove");
+    if (self && !bl_hpmove_args(self, tag_ptr, payload_ptr))
         size = bsp_hpmove(tag_ptr, payload_ptr);
     return size < 0 ? SIZE_MAX : (size_t)size;
 }
@@ -687,7 +766,8 @@ size_t bsplib_hpmove(void **tag_ptr, void **payload_ptr)
 int bsplib_hpmove_int(void **tag_ptr, void **payload_ptr)
 {
     int size = -1;
-    if (bl_core("bsp_hpmove"))
+    struct ebsp_core *self = bl_core("bsp_hpmove");
+    if (self && !bl_hpmove_args(self, tag_ptr, payload_ptr))
         size = bsp_hpmove(tag_ptr, payload_ptr);
     return size;
 }

@@ -123,6 +123,7 @@ type misuseCase struct {
 
 // The messages of docs/errors.md, section "The BSPlib face".
 var misuseCases = []misuseCase{
+	// registration, DRMA and the tag size
 	{name: "put_same_superstep", exit: 1, stderr: `
 $01: BSP ERROR: bsp_put: the address is not a registered variable (core 02, 4 bytes at offset 0) (superstep 0)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
@@ -144,6 +145,9 @@ ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
 	{name: "pop_unregistered", exit: 1, stderr: `
 $00: BSP ERROR: bsp_pop_reg: the address is not registered (superstep 1)
 ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "pop_cancels_push", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: the address is not a registered variable (core 02, 4 bytes at offset 0) (superstep 2)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 2`},
 	{name: "push_mismatch", exit: 1, stderr: `
 $02: BSP ERROR: bsp_push_reg: core 02 registered 2 variable(s) in this superstep, core 00 registered 1; all cores must register the same variables in the same superstep (superstep 1)
 ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
@@ -153,6 +157,39 @@ ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
 	{name: "tagsize_null", exit: 1, stderr: `
 $03: BSP ERROR: bsp_set_tagsize: the tag size pointer is NULL (superstep 1)
 ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
+	// the message calls' arguments
+	{name: "get_tag_status_null", exit: 1, stderr: `
+$01: BSP ERROR: bsp_get_tag: the status pointer is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "get_tag_tag_null", exit: 1, stderr: `
+$02: BSP ERROR: bsp_get_tag: the tag buffer is NULL but the message's tag size is 4 (superstep 3)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 3`},
+	{name: "hpmove_tag_null", exit: 1, stderr: `
+$03: BSP ERROR: bsp_hpmove: the pointer for the tag's address is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
+	{name: "hpmove_payload_null", exit: 1, stderr: `
+$00: BSP ERROR: bsp_hpmove: the pointer for the payload's address is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "move_empty", exit: 1, stderr: `
+$02: BSP ERROR: bsp_move: the message queue is empty (bsp_qsize or bsp_get_tag tells) (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "move_empty_unchecked", env: []string{"EBSP_CHECKS=0"}, exit: 0, stdout: "main: section done\n"},
+	{name: "move_null", exit: 1, stderr: `
+$01: BSP ERROR: bsp_move: the payload buffer is NULL but the size is 4 (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "move_negative", exit: 1, stderr: `
+$03: BSP ERROR: bsp_move: negative size -1 (superstep 1)
+ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
+	{name: "qsize_count_null", exit: 1, stderr: `
+$02: BSP ERROR: bsp_qsize: the pointer for the number of messages is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "qsize_count_null_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: `
+$02: BSP ERROR: bsp_qsize: the pointer for the number of messages is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "qsize_bytes_null", exit: 1, stderr: `
+$00: BSP ERROR: bsp_qsize: the pointer for their payload bytes is NULL (superstep 1)
+ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	// bsp_abort and the SPMD model
 	{name: "abort", exit: 1, stderr: `
 core 2 gives up: 42
 ebsp: run stopped: bsp_abort on core 02 in superstep 1`},
@@ -172,12 +209,11 @@ ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
 ebsp: ERROR: bsp_begin: 17 cores requested; this 4x4 mesh has 1..16 (set EBSP_MESH to change it)`},
 	{name: "begin_zero", exit: 1, stderr: `
 ebsp: ERROR: bsp_begin: 0 cores requested; this 4x4 mesh has 1..16 (set EBSP_MESH to change it)`},
-	{name: "begin_other_count", exit: 1, stderr: `
-$01: BSP ERROR: bsp_begin: this core asks for 1 cores, the section was started with 2; every core calls bsp_begin with the same count (superstep 0)
-ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
 	{name: "two_sections_no_init", exit: 1, stderr: `
 $01: BSP ERROR: bsp_begin: this core asks for 1 cores, the section was started with 2; every core calls bsp_begin with the same count (without bsp_init the other cores run main from its start, so they reach its first bsp_begin: give each section its own function, named in bsp_init) (superstep 0)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "begin_above_maximum_threads", exit: 1, stderr: `
+ebsp: ERROR: bsp_begin: 4 cores requested; mcbsp_set_maximum_threads allows 1..3`},
 	{name: "begin_nested", exit: 1, stderr: `
 $01: BSP ERROR: bsp_begin: called again inside a running SPMD section (nested SPMD sections are not supported) (superstep 1)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},

@@ -10,8 +10,8 @@
  * The SPMD model (MulticoreBSP's): the thread that calls bsp_begin(P)
  * becomes pid 0 and P-1 more cores start, each a thread of the process:
  *   - after bsp_init(spmd, argc, argv) they run spmd(), whose bsp_begin
- *     joins them to the section (the usual form: main calls bsp_init, then
- *     spmd() itself);
+ *     joins them to the section whatever count it passes (the usual form:
+ *     main calls bsp_init, then spmd() itself);
  *   - without bsp_init they run main(argc, argv) from its start, as the
  *     processes of a BSPlib program all start in main; bsp_begin should then
  *     be the first statement of main. The library finds main through the
@@ -97,7 +97,9 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv);
 
 /* bsp_begin: starts an SPMD section of P cores, 1 <= P <= bsp_nprocs()
  * (the cores available); the caller becomes pid 0. On the other cores,
- * bsp_begin (with the same P) joins the section. */
+ * bsp_begin joins the section: in the function named in bsp_init their P
+ * is ignored (pid 0's decides, as in MulticoreBSP); running main without
+ * bsp_init, they must pass pid 0's P. */
 void bsplib_begin(unsigned int P);
 
 /* bsp_end: ends the section, collectively. On pid 0 it returns when every
@@ -123,7 +125,10 @@ void bsplib_vabort(const char *format, va_list args);
 
 /* Registration: collective (every core, in the same order), in force from
  * the next bsp_sync. Sizes may differ per core, and a core may register
- * NULL with size 0. bsp_pop_reg withdraws the newest registration. */
+ * NULL with size 0. bsp_pop_reg names the newest registration of the
+ * address (a push of the same superstep counts: the two cancel out); the
+ * k-th pop of a superstep withdraws the same registration on every core,
+ * the one named by the lowest core whose k-th pop is not of NULL. */
 void bsplib_push_reg(const void *address, size_t size);
 void bsplib_pop_reg(const void *address);
 
@@ -177,6 +182,51 @@ void bsplib_qsize_int(int *packets, int *accumulated_size);
 void bsplib_get_tag_int(int *status, void *tag);
 void bsplib_move_int(void *payload, int max_copy_size);
 int bsplib_hpmove_int(void **tag_ptr, void **payload_ptr);
+
+/* ---- MulticoreBSP's machine-control extensions ----------------------------
+ * MulticoreBSP for C lets a program say, before bsp_begin, how many
+ * hardware threads its sections may use and how to pin them to the
+ * machine's cores. libebsp's cores are emulated, so only the maximum
+ * number of threads acts: bsp_nprocs() before bsp_begin is at most that
+ * many, and bsp_begin refuses more (0, the default, leaves the cores of
+ * EBSP_MESH). mcbsp_set_pinning also sets that maximum to its length, as
+ * in MulticoreBSP. Every other setting is kept and read back, and changes
+ * nothing. The settings belong to the process (MulticoreBSP keeps them per
+ * thread, for nested sections) and apply from the next bsp_begin.
+ */
+
+/* How MulticoreBSP pins threads to cores; SCATTER is the default. */
+enum mcbsp_affinity_mode { SCATTER = 0, COMPACT, MANUAL };
+/* How the hardware threads of one core are numbered; CONSECUTIVE is the default. */
+enum mcbsp_thread_numbering { CONSECUTIVE = 0, WRAPPED };
+
+void mcbsp_set_maximum_threads(size_t max);
+void mcbsp_set_affinity_mode(enum mcbsp_affinity_mode mode);
+void mcbsp_set_available_cores(size_t num_cores);
+void mcbsp_set_threads_per_core(size_t threads_per_core);
+void mcbsp_set_unused_threads_per_core(size_t unused_threads_per_core);
+void mcbsp_set_thread_numbering(enum mcbsp_thread_numbering numbering);
+/* pinning: length core numbers, copied; sets the maximum to length
+ * threads and, unless pinning is NULL (which forgets a pinning), the
+ * affinity to MANUAL. */
+void mcbsp_set_pinning(const size_t *pinning, size_t length);
+/* reserved: length core numbers, copied; NULL for none. */
+void mcbsp_set_reserved_cores(const size_t *reserved, size_t length);
+
+/* The settings; those not set are the defaults: maximum threads and
+ * available cores the cores of EBSP_MESH, one thread per core, none of
+ * them unused. mcbsp_get_pinning and mcbsp_get_reserved_cores return a
+ * malloc'ed copy for the caller to free (of the length given to the
+ * setter), or NULL when there is none. */
+size_t mcbsp_get_maximum_threads(void);
+enum mcbsp_affinity_mode mcbsp_get_affinity_mode(void);
+size_t mcbsp_get_available_cores(void);
+size_t mcbsp_get_threads_per_core(void);
+size_t mcbsp_get_unused_threads_per_core(void);
+enum mcbsp_thread_numbering mcbsp_get_thread_numbering(void);
+size_t *mcbsp_get_pinning(void);
+size_t mcbsp_get_reserved_cores_number(void);
+size_t *mcbsp_get_reserved_cores(void);
 
 /* ---- the BSPlib names ---------------------------------------------------- */
 

@@ -57,6 +57,11 @@ type machineComm struct {
 	ran     bool // a run finished since bsp_begin
 	down    []hostOutbox
 	hostQ   msgQueue
+
+	// the BSPlib face below strict: a pop may withdraw a push of its own
+	// superstep, and the cores' pops are not held to one order
+	lenientPops bool
+	popPlan     []int // core 0's resolution of a sync's pops (agreement.go), read by all in phase B
 }
 
 // CommConfig sets the check level (see CheckLevel) and the per-core,
@@ -93,6 +98,7 @@ func (mc *machineComm) setChecks(level CheckLevel) {
 	mc.sizes = level == CheckStrict || (mc.bsplib && level != CheckOff)
 	mc.onePush = level == CheckStrict && !mc.bsplib
 	mc.unchecked = level == CheckOff
+	mc.lenientPops = mc.bsplib && level != CheckStrict
 }
 
 // Checks is the check level of the current run.

@@ -20,10 +20,12 @@ import (
 //     synchronisation (see remoteReg), which makes the board's race
 //     deterministic.
 //   - at the next sync (BSPlib, strict): all cores push the same number of
-//     registrations in a superstep and withdraw the same ones, and the
-//     sync installs them the same deterministic way on every core (pops
-//     sorted by slot, freed slots reused last-freed first, then pushes in
-//     order); a lookup takes the newest registration of the address.
+//     registrations in a superstep and pop the same number, the k-th pop
+//     withdrawing the same registration on every core (resolvePops), and
+//     the sync installs them the same deterministic way on every core
+//     (pops in that order, freed slots reused last-freed first, then
+//     pushes in order); a lookup takes the newest registration of the
+//     address.
 
 // regTable is a core's registrations in force: regs by slot number (equal
 // on all cores for one variable), the slots of each address in byAddr (see
@@ -34,8 +36,20 @@ type regTable struct {
 	byAddr   map[unsafe.Pointer][]int
 	last     lookupCache
 	pushes   []registration // made in this superstep
-	pops     []int          // slots withdrawn in this superstep
+	pops     []int          // this superstep's pops in call order, as pop targets (below)
 }
+
+// A pop target is what one bsp_pop_reg names: a slot in force (>= 0); the
+// j-th push of this superstep (pushTarget(j): on the BSPlib face below
+// strict a pop may withdraw a push of its own superstep, and the two
+// cancel out, as BSPonMPI has it); or popNull, a pop of NULL, which
+// withdraws whatever the other cores' pops in its position name.
+const popNull = -1
+
+func pushTarget(j int) int { return -2 - j }
+
+// pushOf is the push a target names, if it names one.
+func pushOf(target int) (int, bool) { return -2 - target, target <= -2 }
 
 // registration is one core's copy of a registered variable.
 type registration struct {
@@ -88,34 +102,67 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 		c.publishRegs()
 		return nil
 	}
-	stack := cs.byAddr[addr]
-	pending := 0
-	for _, slot := range cs.pops {
-		if cs.regs[slot].addr == addr {
-			pending++
-		}
+	target, err := c.popTarget(addr)
+	if err != nil {
+		return err
 	}
-	if pending >= len(stack) {
-		if len(stack) == 0 && c.pushedNow(addr) {
-			return c.errorf("bsp_pop_reg", "the address is not registered yet (its bsp_push_reg in this superstep takes effect at the next bsp_sync)")
-		}
-		if len(stack) == 0 {
-			return c.errorf("bsp_pop_reg", "the address is not registered")
-		}
-		return c.errorf("bsp_pop_reg", "the address is registered %d time(s) and all of them are already withdrawn in this superstep", len(stack))
-	}
-	cs.pops = append(cs.pops, stack[len(stack)-1-pending])
+	cs.pops = append(cs.pops, target)
 	return nil
 }
 
-// pushedNow tells whether this core pushed addr in this superstep.
-func (c *Core) pushedNow(addr unsafe.Pointer) bool {
-	for _, r := range c.comm.pushes {
-		if r.addr == addr {
-			return true
+// popTarget is what bsp_pop_reg(addr) names on this core: the newest
+// registration of addr that no earlier pop of this superstep withdraws,
+// this superstep's pushes being the newest where they may be popped. A pop
+// of NULL is popNull; strict still wants this core to have a NULL
+// registration left for it.
+func (c *Core) popTarget(addr unsafe.Pointer) (int, *Error) {
+	cs := &c.comm
+	lenient := c.m.comm.lenientPops
+	if addr == nil && lenient {
+		return popNull, nil
+	}
+	taken := func(t int) bool { return slices.Contains(cs.pops, t) }
+	pushed := 0
+	for j := len(cs.pushes) - 1; j >= 0; j-- {
+		if cs.pushes[j].addr != addr {
+			continue
+		}
+		pushed++
+		if lenient && !taken(pushTarget(j)) {
+			return pushTarget(j), nil
 		}
 	}
-	return false
+	skip := 0 // strict: the earlier pops of NULL took the newest NULL registrations
+	if addr == nil {
+		for _, t := range cs.pops {
+			if t == popNull {
+				skip++
+			}
+		}
+	}
+	stack := cs.byAddr[addr]
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch {
+		case taken(stack[i]):
+		case skip > 0:
+			skip--
+		case addr == nil:
+			return popNull, nil
+		default:
+			return stack[i], nil
+		}
+	}
+	n := len(stack)
+	if lenient {
+		n += pushed
+	}
+	switch {
+	case n == 0 && pushed > 0:
+		return 0, c.errorf("bsp_pop_reg", "the address is not registered yet (its bsp_push_reg in this superstep takes effect at the next bsp_sync)")
+	case n == 0:
+		return 0, c.errorf("bsp_pop_reg", "the address is not registered")
+	}
+	return 0, c.errorf("bsp_pop_reg", "the address is registered %d time(s) and all of them are already withdrawn in this superstep", n)
 }
 
 // lowestFreeSlot is the slot a push takes in the at-once model: the lowest
@@ -273,7 +320,15 @@ func (c *Core) installRegistrations() {
 		return
 	}
 	cs.last = lookupCache{}
-	for _, slot := range cs.pops {
+	var cancelled []bool // pushes of this superstep that pops withdraw
+	for _, slot := range c.popPlan() {
+		if j, ok := pushOf(slot); ok {
+			if cancelled == nil {
+				cancelled = make([]bool, len(cs.pushes))
+			}
+			cancelled[j] = true
+			continue
+		}
 		addr := cs.regs[slot].addr
 		cs.byAddr[addr] = removeSlot(cs.byAddr[addr], slot)
 		if len(cs.byAddr[addr]) == 0 {
@@ -285,7 +340,10 @@ func (c *Core) installRegistrations() {
 	if cs.byAddr == nil {
 		cs.byAddr = map[unsafe.Pointer][]int{}
 	}
-	for _, r := range cs.pushes {
+	for j, r := range cs.pushes {
+		if cancelled != nil && cancelled[j] {
+			continue
+		}
 		var slot int
 		if n := len(cs.freeRegs); n > 0 {
 			slot = cs.freeRegs[n-1]
@@ -299,6 +357,16 @@ func (c *Core) installRegistrations() {
 	}
 	cs.pops = cs.pops[:0]
 	cs.pushes = cs.pushes[:0]
+}
+
+// popPlan is what this superstep's pops withdraw, in order: core 0's
+// resolution (resolvePops), the same on every core whatever this core's
+// own pops named.
+func (c *Core) popPlan() []int {
+	if len(c.comm.pops) == 0 {
+		return nil
+	}
+	return c.m.comm.popPlan
 }
 
 func removeSlot(stack []int, slot int) []int {

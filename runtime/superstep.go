@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"sort"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // The superstep: what bsp_sync does. Requests are parsed when they are made
 // (drma.go, bsmp.go: registration lookup, bounds) and packed at once into
@@ -200,9 +197,6 @@ func (c *Core) syncFinishRequests() int {
 	}
 	if cs.sentUp {
 		return c.fail(c.errorf("ebsp_send_up", "called before bsp_sync; messages to the host may only be sent in the last superstep, after the final bsp_sync"))
-	}
-	if len(cs.pops) > 1 {
-		sort.Ints(cs.pops)
 	}
 	c.sendRegSummary()
 	if cs.active {

@@ -90,7 +90,8 @@ static void spmd(void)
         seen |= 1ul << from;
     }
     ok &= empty == (int)p && seen == (p >= 64 ? ~0ul : (1ul << p) - 1);
-    ok &= bsp_hpmove(NULL, NULL) == SIZE_MAX;
+    void *tp = NULL, *pp = NULL;
+    ok &= bsp_hpmove(&tp, &pp) == SIZE_MAX && tp == NULL && pp == NULL;
     check("get_tag, hpmove, empty payloads, send to self", ok);
 
     /* bsp_move cuts a payload to the buffer; unread messages vanish at the

@@ -85,22 +85,57 @@ static void spmd(void)
         printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
     if (is("mix_ebsp_begin") && s == 0)
         ebsp_host_begin(2);
+
+    /* the message calls' arguments (the queues are empty here) */
+    char buf[8];
+    void *tag_at, *payload_at;
+    bsp_size_t status, bytes;
+    bsp_nprocs_t count;
+    if (is("get_tag_status_null") && s == 1)
+        bsp_get_tag(NULL, buf);
+    if (is("get_tag_tag_null")) {
+        bsp_size_t t = 4;
+        bsp_set_tagsize(&t); /* from the sync on */
+    }
+    if (is("hpmove_tag_null") && s == 3)
+        bsp_hpmove(NULL, &payload_at);
+    if (is("hpmove_payload_null") && s == 0)
+        bsp_hpmove(&tag_at, NULL);
+    if ((is("move_empty") || is("move_empty_unchecked")) && s == 2)
+        bsp_move(buf, sizeof buf);
+    if (is("move_null") && s == 1)
+        bsp_move(NULL, 4);
+    if (is("move_negative") && s == 3)
+        bsplib_move_int(buf, -1); /* bsp_move in compatibility mode */
+    if ((is("qsize_count_null") || is("qsize_count_null_strict")) && s == 2)
+        bsp_qsize(NULL, &bytes);
+    if (is("qsize_bytes_null") && s == 0)
+        bsp_qsize(&count, NULL);
+    if (is("pop_cancels_push")) {
+        bsp_push_reg(&y, sizeof y);
+        bsp_pop_reg(&y);
+    }
     bsp_sync();
+
+    /* superstep 2 */
+    if (is("pop_cancels_push") && s == 1)
+        bsp_put(2, &x, &y, 0, sizeof y); /* y's push and pop cancelled out */
+    if (is("get_tag_tag_null")) {
+        int t = 7;
+        bsp_send((s + 1) % bsp_nprocs(), &t, NULL, 0); /* with the tag size 4 of this superstep */
+        bsp_sync();
+        if (s == 2)
+            bsp_get_tag(&status, NULL);
+    }
     bsp_pop_reg(&x);
     bsp_end();
 }
 
-/* P = 2 sections: the caller is pid 0 in main, core 1 runs these. */
+/* A P = 2 section: the caller is pid 0 in main, core 1 runs this. */
 static void spmd_put_before_begin(void)
 {
     bsp_put(0, &y, &x, 0, sizeof y);
     bsp_begin(2);
-    bsp_end();
-}
-
-static void spmd_other_count(void)
-{
-    bsp_begin(1);
     bsp_end();
 }
 
@@ -122,6 +157,10 @@ int main(int argc, char **argv)
         bsp_begin(bsp_nprocs() + 1);
     if (is("begin_zero"))
         bsp_begin(0);
+    if (is("begin_above_maximum_threads")) {
+        mcbsp_set_maximum_threads(3);
+        bsp_begin(4);
+    }
     if (is("init_null"))
         bsp_init(NULL, argc, argv);
     if (is("mix_begin_during_ebsp")) {
@@ -132,8 +171,8 @@ int main(int argc, char **argv)
         printf("host: ebsp_spmd returned %d\n", ebsp_host_run_kernel_calling_bsplib());
         return 0;
     }
-    if (is("put_before_begin") || is("begin_other_count")) {
-        bsp_init(is("put_before_begin") ? spmd_put_before_begin : spmd_other_count, argc, argv);
+    if (is("put_before_begin")) {
+        bsp_init(spmd_put_before_begin, argc, argv);
         bsp_begin(2);
         bsp_push_reg(&x, sizeof x);
         bsp_sync();
