@@ -14,7 +14,7 @@ GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -n
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check test test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
 
 all: lib
 
@@ -111,7 +111,21 @@ check: lib lib32 vet test-shim
 	$(GO) test -count=1 ./runtime/ -transport=copy
 	EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/... ./gotests/...
 
-test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-purego test-python test-asan
+test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-stress test-purego test-python test-asan
+
+# The C tests whose outcome depends on the order in which the cores run (a
+# `stress` file in their directory says why) run STRESS_RUNS times under
+# each scheduler setting: coro, coro with EBSP_REST=1 and with EBSP_REST=0,
+# and threads. Each is built once; the failed runs are counted per test and
+# setting, and any failure fails the target. Local directory mode (cd
+# ctests): go test then prints the counts of a passing run too.
+STRESS_RUNS ?= 200
+stress: lib
+	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^TestStress$$'
+
+# make stress, short: part of make test.
+test-stress: lib
+	$(MAKE) -s stress STRESS_RUNS=20
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:

@@ -25,13 +25,33 @@ func check(err *runtime.Error) {
 	}
 }
 
-// goDrainLog parses a core's request log (reqlog.c).
+// answer is what a request call returns to the shim: C.ENGINE_NOT_YET when
+// it waits for another core's registration (runtime.NotYet: the shim waits
+// outside Go and calls again), else C.ENGINE_DONE, after reporting a misuse.
+func answer(err *runtime.Error) C.int {
+	if err == runtime.NotYet {
+		return C.ENGINE_NOT_YET
+	}
+	check(err)
+	return C.ENGINE_DONE
+}
+
+// goDrainLog parses a core's request log (reqlog.c); it returns how many
+// bytes it took: all n, or up to a request that waits for another core's
+// registration (the shim waits, then drains the rest).
 //
 //export goDrainLog
-func goDrainLog(pid C.int, log unsafe.Pointer, n C.size_t) {
-	if c := coreOf(pid); c != nil {
-		check(c.DrainLog(log, int(n)))
+func goDrainLog(pid C.int, log unsafe.Pointer, n C.size_t) C.size_t {
+	c := coreOf(pid)
+	if c == nil {
+		return n
 	}
+	done, err := c.DrainLog(log, int(n))
+	if err == runtime.NotYet {
+		return C.size_t(done)
+	}
+	check(err)
+	return n
 }
 
 //export goPushReg
@@ -48,50 +68,61 @@ func goPopReg(pid C.int, variable unsafe.Pointer) {
 	}
 }
 
+// The DRMA calls answer C.ENGINE_NOT_YET or C.ENGINE_DONE (answer).
+
 //export goPut
-func goPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) {
+func goPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) C.int {
 	if c := coreOf(pid); c != nil {
-		check(c.Put(int(target), src, dst, int(offset), int(nbytes)))
+		return answer(c.Put(int(target), src, dst, int(offset), int(nbytes)))
 	}
+	return C.ENGINE_DONE
 }
 
 //export goHPPut
-func goHPPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) {
+func goHPPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) C.int {
 	if c := coreOf(pid); c != nil {
-		check(c.HPPut(int(target), src, dst, int(offset), int(nbytes)))
+		return answer(c.HPPut(int(target), src, dst, int(offset), int(nbytes)))
 	}
+	return C.ENGINE_DONE
 }
 
 //export goGet
-func goGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
+func goGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) C.int {
 	if c := coreOf(pid); c != nil {
-		check(c.Get(int(source), src, int(offset), dst, int(nbytes)))
+		return answer(c.Get(int(source), src, int(offset), dst, int(nbytes)))
 	}
+	return C.ENGINE_DONE
 }
 
 //export goHPGet
-func goHPGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
+func goHPGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) C.int {
 	if c := coreOf(pid); c != nil {
-		check(c.HPGet(int(source), src, int(offset), dst, int(nbytes)))
+		return answer(c.HPGet(int(source), src, int(offset), dst, int(nbytes)))
 	}
+	return C.ENGINE_DONE
 }
 
 //export goDirectGet
-func goDirectGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) {
+func goDirectGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) C.int {
 	if c := coreOf(pid); c != nil {
-		check(c.DirectGet(int(source), src, int(offset), dst, int(nbytes)))
+		return answer(c.DirectGet(int(source), src, int(offset), dst, int(nbytes)))
 	}
+	return C.ENGINE_DONE
 }
 
+// goDirectAddress stores core target's copy of variable in *addr (NULL
+// when there is none).
+//
 //export goDirectAddress
-func goDirectAddress(pid, target C.int, variable unsafe.Pointer) unsafe.Pointer {
+func goDirectAddress(pid, target C.int, variable unsafe.Pointer, addr *unsafe.Pointer) C.int {
+	*addr = nil
 	c := coreOf(pid)
 	if c == nil {
-		return nil
+		return C.ENGINE_DONE
 	}
-	addr, err := c.DirectAddress(int(target), variable)
-	check(err)
-	return addr
+	a, err := c.DirectAddress(int(target), variable)
+	*addr = a
+	return answer(err)
 }
 
 //export goBeginDirect

@@ -7,7 +7,9 @@
  * reaches the engine at the next bsp_sync; the hp calls copy through the
  * registration cache (hpcache.c); the message reads take the core's queue
  * in place. A stopped run skips the Go call: the core is on its way out
- * and its requests no longer matter.
+ * and its requests no longer matter. A DRMA call the engine cannot answer
+ * yet (ENGINE_NOT_YET: it needs a registration another core may still
+ * push) waits here and asks again (reg_wait_again, shim.h).
  */
 #include "shim.h"
 #include "comm.h"
@@ -44,6 +46,7 @@ void bsp_push_reg(const void *variable, const int nbytes)
     if (self && drained(self)) {
         goPushReg(self->pid, (void *)variable, nbytes);
         hp_forget(self);
+        sched_reg_pushed(); /* a core may wait for it (board registrations) */
     }
     sched_leave_if_stopped();
 }
@@ -68,8 +71,11 @@ __attribute__((noinline)) static void put_slow(int pid, const void *src, void *d
         return;
     if (direct == DIRECT_ELSEWHERE && self && reqlog_put(self, pid, src, dst, offset, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (direct == DIRECT_ELSEWHERE && self && drained(self))
-        goPut(self->pid, pid, (void *)src, dst, offset, nbytes);
+    if (direct == DIRECT_ELSEWHERE && self && drained(self)) {
+        struct reg_wait w = {0};
+        while (reg_wait_again(&w, goPut(self->pid, pid, (void *)src, dst, offset, nbytes)))
+            ;
+    }
     sched_leave_if_stopped();
 }
 
@@ -101,8 +107,11 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
         memcpy(remote + offset, src, (size_t)nbytes);
         return;
     }
-    if (self)
-        goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes);
+    if (self) {
+        struct reg_wait w = {0};
+        while (reg_wait_again(&w, goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes)))
+            ;
+    }
     sched_leave_if_stopped();
 }
 
@@ -124,8 +133,11 @@ __attribute__((noinline)) static void get_slow(int pid, const void *src, int off
         return;
     if (direct == DIRECT_ELSEWHERE && self && reqlog_get(self, pid, src, offset, dst, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (direct == DIRECT_ELSEWHERE && self && drained(self))
-        goGet(self->pid, pid, (void *)src, offset, dst, nbytes);
+    if (direct == DIRECT_ELSEWHERE && self && drained(self)) {
+        struct reg_wait w = {0};
+        while (reg_wait_again(&w, goGet(self->pid, pid, (void *)src, offset, dst, nbytes)))
+            ;
+    }
     sched_leave_if_stopped();
 }
 
@@ -150,8 +162,11 @@ __attribute__((noinline)) static void hpget_slow(int pid, const void *src, int o
     struct ebsp_core *self = active_core();
     if (read_now(self, pid, src, offset, dst, nbytes))
         return;
-    if (self)
-        goHPGet(self->pid, pid, (void *)src, offset, dst, nbytes);
+    if (self) {
+        struct reg_wait w = {0};
+        while (reg_wait_again(&w, goHPGet(self->pid, pid, (void *)src, offset, dst, nbytes)))
+            ;
+    }
     sched_leave_if_stopped();
 }
 
@@ -169,8 +184,11 @@ __attribute__((noinline)) static void direct_get_slow(int pid, const void *src, 
     struct ebsp_core *self = active_core();
     if (read_now(self, pid, src, offset, dst, nbytes))
         return;
-    if (self)
-        goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes);
+    if (self) {
+        struct reg_wait w = {0};
+        while (reg_wait_again(&w, goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes)))
+            ;
+    }
     sched_leave_if_stopped();
 }
 
@@ -186,7 +204,12 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 void *ebsp_get_direct_address(int pid, const void *variable)
 {
     struct ebsp_core *self = active_core();
-    void *addr = self ? goDirectAddress(self->pid, pid, (void *)variable) : NULL;
+    void *addr = NULL;
+    if (self) {
+        struct reg_wait w = {0};
+        while (reg_wait_again(&w, goDirectAddress(self->pid, pid, (void *)variable, &addr)))
+            ;
+    }
     sched_leave_if_stopped();
     return addr;
 }

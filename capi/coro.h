@@ -41,5 +41,7 @@ void coro_wake_parked(void);
 /* Makes the parked coroutines of core pid's worker runnable if their word
  * changed (sched_wait_change); call after changing it. */
 void coro_poke(int pid);
+/* coro_poke for the cores of every worker. */
+void coro_poke_all(void);
 
 #endif

@@ -47,8 +47,8 @@ func theMachine() (*runtime.Machine, error) {
 		}
 		machine = runtime.NewMachine(mesh)
 		machine.SetProbes(runtime.Probes{
-			Where: func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) },
-			Print: coreLine,
+			Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
+			Print:    coreLine,
 		})
 		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])),
 			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_put_flags[0])),

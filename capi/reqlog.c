@@ -31,8 +31,13 @@ void reqlog_drain(struct ebsp_core *self)
     struct ebsp_bytes *log = &self->reqlog;
     if (log->used == 0)
         return;
-    if (!sched_stopped())
-        goDrainLog(self->pid, log->buf, log->used);
+    if (!sched_stopped()) {
+        struct reg_wait w = {0};
+        size_t done = 0;
+        do
+            done += goDrainLog(self->pid, log->buf + done, log->used - done);
+        while (reg_wait_again(&w, done < log->used ? ENGINE_NOT_YET : ENGINE_DONE));
+    }
     log->used = 0;
 }
 

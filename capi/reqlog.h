@@ -36,14 +36,18 @@ int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
 int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
 
 /* Hands the log to the engine (which may stop the run on a misuse) and
- * empties it. Nothing to do when the log is empty; skipped when stopped. */
+ * empties it. Nothing to do when the log is empty; skipped when stopped.
+ * A request that needs a registration another core may still push waits
+ * for it here (reg_wait_again, shim.h). */
 void reqlog_drain(struct ebsp_core *self);
 
 /* Run end (normal or stopped): returns the logs' memory, forgetting any
  * requests left in them. */
 void reqlog_free_all(struct ebsp_core *cores, int n);
 
-/* Go: parses len bytes of log and feeds them to the engine (capi/comm.go). */
-extern void goDrainLog(int pid, void *log, size_t len);
+/* Go: parses len bytes of log and feeds them to the engine (capi/comm.go);
+ * returns how many it took: len, or the offset of a request that waits
+ * for another core's registration. */
+extern size_t goDrainLog(int pid, void *log, size_t len);
 
 #endif

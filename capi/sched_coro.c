@@ -28,9 +28,8 @@
  * between them (core_api.c). The Go runtime sees plain C calls.
  *
  * Starvation. A real Epiphany program may spin on memory another core
- * writes (`while (*flag == 0);` with bsp_hpput), and the engine blocks in
- * Go in a few places (runtime/reg.go waits for another core's registration
- * with time.Sleep). Such a core never yields. A monitor thread (like Go's
+ * writes (`while (*flag == 0);` with bsp_hpput). Such a core never
+ * yields. A monitor thread (like Go's
  * sysmon) starts one more worker whenever every worker has run the same
  * core for MONITOR_STUCK_TICKS ticks while other cores wait to run, so the
  * core spun on gets a CPU as it would under threads, at worst at the
@@ -636,6 +635,15 @@ void coro_kick(void)
         kick(INT_MAX);
 }
 
+void coro_poke_all(void)
+{
+    if (!co.coros)
+        return;
+    for (int i = 0; i < co.base_workers; i++)
+        atomic_fetch_add(&co.workers[i].q.pokes, 1);
+    kick(INT_MAX);
+}
+
 static void coro_entry(struct coro *c)
 {
     co.run_core(c->core);
@@ -977,6 +985,10 @@ void coro_poke(int pid)
 }
 
 void coro_kick(void)
+{
+}
+
+void coro_poke_all(void)
 {
 }
 

@@ -69,7 +69,16 @@ static struct {
     _Atomic int stall_reported;
     _Atomic int sleepers;       /* cores asleep (or about to be) on gen */
     int coro;                   /* cores first..n-1 are coroutines (sched_coro.c) */
+    /* Waits for another core's registration (sched_reg_wait): the cores
+     * waiting, and the futex word that pushes and new waits raise while
+     * any core waits. Apart from the barrier's lines. */
+    _Atomic int reg_waiters __attribute__((aligned(64)));
+    _Atomic unsigned reg_events;
 } run;
+
+/* How long a core waiting for a registration sleeps before it looks again
+ * without being woken (sched_reg_wait). */
+enum { REG_WAIT_MS = 1 };
 
 uint64_t ebsp_now_ns(void)
 {
@@ -143,6 +152,7 @@ void sched_stop(void)
         return;
     atomic_fetch_add(&run.gen, 1);
     futex_wake_all(&run.gen);
+    futex_wake_all(&run.reg_events);
     if (run.coro)
         coro_wake_parked();
     wake_host();
@@ -164,6 +174,62 @@ int sched_where(int pid)
     if (pid < 0 || pid >= run.n || !run.cores)
         return WHERE_IDLE;
     return run.cores[pid].where;
+}
+
+/* Only the core itself counts its arrivals; a core that reads another's
+ * count and finds it moved on also sees the registrations pushed before. */
+static void count_arrival(struct ebsp_core *self)
+{
+    _Atomic uint32_t *n = (_Atomic uint32_t *)&self->arrivals;
+    atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1, memory_order_release);
+}
+
+int sched_arrivals(int pid)
+{
+    if (pid < 0 || pid >= run.n || !run.cores)
+        return 0;
+    return (int)atomic_load_explicit((_Atomic uint32_t *)&run.cores[pid].arrivals, memory_order_acquire);
+}
+
+/* Wakes the cores waiting for a registration. */
+static void reg_event(void)
+{
+    atomic_fetch_add(&run.reg_events, 1);
+    if (run.coro)
+        coro_poke_all();
+    else
+        futex_wake_all(&run.reg_events);
+}
+
+/* A waiter counts itself before it reads reg_events and asks the engine,
+ * a pusher publishes its registration before it reads reg_waiters: either
+ * the waiter's question sees the push or the pusher sees the waiter. */
+void sched_reg_wait_begin(void)
+{
+    if (atomic_fetch_add(&run.reg_waiters, 1) > 0)
+        reg_event();
+}
+
+void sched_reg_wait_end(void)
+{
+    atomic_fetch_sub(&run.reg_waiters, 1);
+}
+
+unsigned sched_reg_events(void)
+{
+    return atomic_load(&run.reg_events);
+}
+
+void sched_reg_pushed(void)
+{
+    if (atomic_load(&run.reg_waiters) > 0)
+        reg_event();
+}
+
+void sched_reg_wait(unsigned seen)
+{
+    if (!sched_wait_change(&run.reg_events, seen))
+        futex_wait_ms(&run.reg_events, seen, REG_WAIT_MS);
 }
 
 /* Counts the calling core in this round, as arrived at a barrier of the
@@ -228,6 +294,7 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
     if (atomic_load(&run.stopped))
         return -1;
     self->where = kind;
+    count_arrival(self); /* before the round can end: a released core never has more */
     unsigned gen = atomic_load(&run.gen), kinds;
     if (count_in(self, kind, &kinds)) {
         /* some cores left the run and all the others wait: nobody can progress */
@@ -275,6 +342,7 @@ int sched_host_sync(void)
 static void core_finished(struct ebsp_core *self)
 {
     self->where = WHERE_FINISHED;
+    count_arrival(self);
     unsigned kinds;
     atomic_fetch_add(&run.finished, 1);
     /* the others wait at a barrier that the finished cores never reach */
@@ -422,6 +490,8 @@ void sched_start(struct ebsp_core *cores, int n, int first)
     run.first = first;
     for (int i = first; i < n; i++)
         cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
+    for (int i = 0; i < n; i++)
+        cores[i].arrivals = 0;
     lqcd_run_begin(n);
     /* run.coro before any coroutine runs: their barriers read it */
     run.coro = use_coro(cores, n, first);

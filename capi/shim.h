@@ -112,6 +112,7 @@ struct ebsp_core {
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
     int group;                 /* its group in the barrier's count (sched_threads.c) */
+    uint32_t arrivals;         /* barrier rounds it took part in during this run (sched_arrivals) */
     uint64_t rand_next;        /* its rand() state (kernel_libc.c) */
     char *strtok_last;         /* its strtok() position */
 };
@@ -193,6 +194,60 @@ int sched_pause(void);
  * checking their own condition and clock (LQCD waits). */
 int sched_wait_change(_Atomic unsigned *word, unsigned val);
 void sched_wake_core(int pid);
+/* The barrier rounds core pid took part in during this run: each barrier
+ * it arrived at, of any kind, and leaving its kernel, which counts in the
+ * round under way (runtime.Probes.Arrivals). */
+int sched_arrivals(int pid);
+
+/* ---- waiting for another core's registration ---- */
+
+/* The engine's answer to a request (comm.h): ENGINE_NOT_YET when it needs
+ * a registration that another core may still push in this superstep
+ * (runtime.NotYet, the board's at-once model). The shim then waits here,
+ * with no Go frame on the core's stack (a coroutine core must not switch
+ * with one), and asks again; reg_wait_again runs the loop. */
+enum { ENGINE_DONE = 0, ENGINE_NOT_YET = 1 };
+/* The calling core waits from now on: cores that wait for its
+ * registrations look again (the engine stops counting on them). */
+void sched_reg_wait_begin(void);
+void sched_reg_wait_end(void);
+/* The count of the events below, read before asking the engine. */
+unsigned sched_reg_events(void);
+/* Waits until some core pushed a registration or began to wait since
+ * sched_reg_events() gave seen, or about a millisecond passed (a core that
+ * arrives at a barrier or leaves its kernel, which settles the answer too,
+ * wakes no one: that is a program's error path, and the barrier's is
+ * measured in nanoseconds), or the run stops. */
+void sched_reg_wait(unsigned seen);
+/* The calling core pushed a registration: wakes the waiting cores. */
+void sched_reg_pushed(void);
+
+/* A request's wait, in the shape
+ *     struct reg_wait w = {0};
+ *     while (reg_wait_again(&w, goHPPut(...)))
+ *         ;
+ * 1 when the engine is to be asked again. The core counts as waiting
+ * before its second question, so no push after the first one goes unseen. */
+struct reg_wait {
+    int waiting;
+    unsigned seen;
+};
+static inline int reg_wait_again(struct reg_wait *w, int answer)
+{
+    if (answer != ENGINE_NOT_YET || sched_stopped()) {
+        if (w->waiting)
+            sched_reg_wait_end();
+        return 0;
+    }
+    if (!w->waiting) {
+        w->waiting = 1;
+        sched_reg_wait_begin();
+    } else {
+        sched_reg_wait(w->seen);
+    }
+    w->seen = sched_reg_events();
+    return 1;
+}
 
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 

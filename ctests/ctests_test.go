@@ -16,6 +16,10 @@
 //	m32               optional: host and kernels are built with -m32 against
 //	                  the 32-bit library (make lib32), as on the board, where
 //	                  pointers fit in int and unsigned
+//	stress            optional: the outcome depends on the order in which
+//	                  the cores run (registration races, DMA timing, stream
+//	                  hand-over, LQCD waits, resting workers); its text says
+//	                  why. TestStress (make stress) runs it many times.
 //
 // EBSP_CTEST_LIBDIR (default lib) picks the library build to test against and
 // EBSP_CTEST_CFLAGS adds flags to every gcc command: `make test-asan` uses
@@ -28,6 +32,10 @@
 // one (the 32-bit and ASan builds have no coroutines: there coro would run
 // threads again). A test's env file may pin EBSP_SCHED itself.
 //
+// TestStress runs the tests marked stress EBSP_CTEST_REPEAT times under each
+// scheduler setting (stressSettings), each built once, and prints how many
+// runs of each failed; without EBSP_CTEST_REPEAT it is skipped.
+//
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
 // they are. "{DIR}" in expectations stands for the build directory; where an
@@ -38,6 +46,7 @@ package ctests
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,6 +175,19 @@ func gcc(t *testing.T, args ...string) {
 }
 
 func runCase(t *testing.T, root, dir, host string) {
+	build, bin := buildCase(t, root, dir, host)
+	for _, sched := range schedulers() {
+		t.Run(sched, func(t *testing.T) {
+			run := runDir(t, build)
+			env := append([]string{"EBSP_SCHED=" + sched}, readEnv(t, dir)...)
+			checkRun(t, dir, run, filepath.Join(run, filepath.Base(bin)), env)
+		})
+	}
+}
+
+// buildCase builds a test's kernels and host into a new directory; it
+// returns the directory and the host binary.
+func buildCase(t *testing.T, root, dir, host string) (string, string) {
 	lib := buildFor(t, root, dir)
 	build := t.TempDir()
 	inc := "-I" + filepath.Join(root, "include")
@@ -180,17 +202,15 @@ func runCase(t *testing.T, root, dir, host string) {
 	}
 	bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(host), ".c"))
 	gcc(t, append(cflags, host, "-o", bin, "-L"+lib.libdir, "-Wl,-rpath,"+lib.libdir, "-lebsp", "-lm")...)
+	return build, bin
+}
 
-	for _, sched := range schedulers() {
-		t.Run(sched, func(t *testing.T) {
-			// a directory of its own: some tests change theirs (kernelpath
-			// moves its kernel)
-			run := t.TempDir()
-			copyFiles(t, build, run)
-			env := append([]string{"EBSP_SCHED=" + sched}, readEnv(t, dir)...)
-			checkRun(t, dir, run, filepath.Join(run, filepath.Base(bin)), env)
-		})
-	}
+// runDir is a copy of a test's build to run it in: some tests change their
+// directory (kernelpath moves its kernel).
+func runDir(t *testing.T, build string) string {
+	run := t.TempDir()
+	copyFiles(t, build, run)
+	return run
 }
 
 // copyFiles copies the regular files of directory from into directory to.
@@ -224,6 +244,15 @@ func schedulers() []string {
 
 // checkRun runs a built test and compares what it did with the expectations.
 func checkRun(t *testing.T, dir, build, bin string, env []string) {
+	for _, diff := range compareRun(t, dir, build, bin, env) {
+		t.Error(diff)
+	}
+}
+
+// compareRun runs a built test once; it returns how what it did differs
+// from the expectations, nothing when it passed.
+func compareRun(t *testing.T, dir, build, bin string, env []string) []string {
+	var diffs []string
 	stdout, stderr, code := runProgram(t, bin, nil, env)
 	wantCode := 0
 	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
@@ -231,7 +260,7 @@ func checkRun(t *testing.T, dir, build, bin string, env []string) {
 	}
 	expand := func(s string) string { return strings.ReplaceAll(s, "{DIR}", build) }
 	if code != wantCode {
-		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr)
+		diffs = append(diffs, fmt.Sprintf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr))
 	}
 	want, err := os.ReadFile(filepath.Join(dir, "expected"))
 	if err != nil {
@@ -245,15 +274,16 @@ func checkRun(t *testing.T, dir, build, bin string, env []string) {
 		got, exp = Canonical(got), Canonical(exp)
 	}
 	if got != exp {
-		t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, exp, stderr)
+		diffs = append(diffs, fmt.Sprintf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, exp, stderr))
 	}
 	if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
 		if g, w := strings.TrimSpace(stderr), strings.TrimSpace(expand(string(want))); g != w {
-			t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+			diffs = append(diffs, fmt.Sprintf("stderr differs\n--- got\n%s\n--- want\n%s", g, w))
 		}
 	} else if stderr != "" {
-		t.Errorf("unexpected stderr:\n%s", stderr)
+		diffs = append(diffs, fmt.Sprintf("unexpected stderr:\n%s", stderr))
 	}
+	return diffs
 }
 
 // runProgram runs bin with args and extra environment; it returns stdout,
@@ -314,4 +344,88 @@ func TestCanonical(t *testing.T) {
 	if got := Canonical(in); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// stressSettings are the scheduler settings TestStress runs each test
+// under: the coroutine scheduler with its resting workers on their own
+// (EBSP_REST unset), always tried (1) and never (0), and a thread per core.
+var stressSettings = []struct {
+	name string
+	env  []string
+}{
+	{"coro", []string{"EBSP_SCHED=coro"}},
+	{"coro REST=1", []string{"EBSP_SCHED=coro", "EBSP_REST=1"}},
+	{"coro REST=0", []string{"EBSP_SCHED=coro", "EBSP_REST=0"}},
+	{"threads", []string{"EBSP_SCHED=threads"}},
+}
+
+func TestStress(t *testing.T) {
+	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
+	if runs <= 0 {
+		t.Skip("EBSP_CTEST_REPEAT is not set (make stress sets it)")
+	}
+	root := repoRoot(t)
+	hosts, err := filepath.Glob(filepath.Join(root, "ctests", "*", "host_*.c"))
+	if err != nil || len(hosts) == 0 {
+		t.Fatalf("no C tests found (%v)", err)
+	}
+	var mu sync.Mutex
+	var rows []string
+	t.Run("tests", func(t *testing.T) {
+		for _, host := range hosts {
+			dir := filepath.Dir(host)
+			if _, err := os.Stat(filepath.Join(dir, "stress")); err != nil {
+				continue
+			}
+			name := filepath.Base(dir)
+			t.Run(name, func(t *testing.T) {
+				if _, err := os.Stat(filepath.Join(dir, "heavy")); err != nil {
+					t.Parallel() // after the heavy ones, two at a time
+				}
+				build, bin := buildCase(t, root, dir, host)
+				own := readEnv(t, dir)
+				for _, set := range stressSettings {
+					run := runDir(t, build)
+					exe := filepath.Join(run, filepath.Base(bin))
+					env := append(append([]string(nil), set.env...), own...)
+					failed, first := 0, ""
+					for range runs {
+						if diffs := compareRun(t, dir, run, exe, env); len(diffs) > 0 {
+							if failed++; first == "" {
+								first = strings.Join(diffs, "\n")
+							}
+						}
+					}
+					row := fmt.Sprintf("%-24s %-12s %4d/%d failed", name, set.name, failed, runs)
+					if pinned := overridden(set.env, own); pinned != "" {
+						row += " (its env sets " + pinned + ")"
+					}
+					mu.Lock()
+					rows = append(rows, row)
+					mu.Unlock()
+					if failed > 0 {
+						t.Errorf("%s: %d of %d runs failed; the first:\n%s", set.name, failed, runs, first)
+					}
+				}
+			})
+		}
+	})
+	sort.Strings(rows)
+	// printed, not logged: make stress shows the counts when all pass too
+	fmt.Printf("make stress: %d runs of each test per setting\n%s\n", runs, strings.Join(rows, "\n"))
+}
+
+// overridden names the variables of setting that a test's own env sets
+// again (it wins: it comes later in the environment).
+func overridden(setting, own []string) string {
+	var keys []string
+	for _, s := range setting {
+		key, _, _ := strings.Cut(s, "=")
+		for _, o := range own {
+			if k, _, _ := strings.Cut(o, "="); k == key {
+				keys = append(keys, o)
+			}
+		}
+	}
+	return strings.Join(keys, " ")
 }

@@ -57,6 +57,7 @@ func (c *Core) reset() {
 	c.ended = false
 	c.streams = nil
 	c.regsView.Store(nil)
+	c.waitingReg.Store(false) // a stopped run may leave a core waiting
 }
 
 // Pid is the core's processor id.

@@ -7,6 +7,9 @@ import (
 
 // DRMA: bsp_put and bsp_get are buffered (packed now, carried out at the
 // next bsp_sync); bsp_hpput, bsp_hpget and bsp_direct_get copy at once.
+// In the at-once registration model each of them, and DirectAddress, may
+// answer NotYet: the target may still push the registration it needs
+// (remoteReg).
 
 // Record kinds of the DRMA layer. A put travels in laneData: a is the
 // target's registration slot, b the offset, the payload the bytes. A get is
@@ -107,9 +110,13 @@ func (c *Core) parseTarget(call string, pid int, addr unsafe.Pointer, offset, nb
 	return slot, nil
 }
 
-// remoteTarget is core pid's registration in slot, checked for the request.
+// remoteTarget is core pid's registration in slot, checked for the
+// request; NotYet while pid may still fill the slot (remoteReg).
 func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, offset, nbytes int) (registration, *Error) {
-	reg, ok := c.remoteReg(pid, slot)
+	reg, ok, later := c.remoteReg(pid, slot)
+	if later {
+		return registration{}, NotYet
+	}
 	if !ok {
 		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
 			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
@@ -301,7 +308,10 @@ func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error)
 		}
 		return registration{}, nil
 	}
-	reg, ok := c.remoteReg(pid, slot)
+	reg, ok, later := c.remoteReg(pid, slot)
+	if later {
+		return registration{}, NotYet
+	}
 	if !ok {
 		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
 			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)

@@ -3,7 +3,6 @@ package runtime
 import (
 	"math"
 	"slices"
-	"time"
 	"unsafe"
 )
 
@@ -16,9 +15,9 @@ import (
 //     free slot of the calling core's table at once, a pop empties every
 //     slot holding the address, a lookup takes the lowest slot holding it;
 //     nbytes is ignored. Slot k of another core may not be filled yet: a
-//     request that needs it waits until that core fills it or stops at a
-//     synchronisation (see remoteReg), which makes the board's race
-//     deterministic.
+//     request that needs it waits until that core fills it or can no
+//     longer do so in the requester's superstep (see remoteReg), which
+//     makes the board's race deterministic.
 //   - at the next sync (BSPlib, strict): all cores push the same number of
 //     registrations in a superstep and pop the same number, the k-th pop
 //     withdrawing the same registration on every core (resolvePops), and
@@ -216,36 +215,50 @@ func (c *Core) registeredSlot(addr unsafe.Pointer) (int, bool) {
 	return slot, true
 }
 
-// regWaitPoll is how often a request waiting for another core's
-// registration looks again.
-const regWaitPoll = 20 * time.Microsecond
+// NotYet is the answer of a request that needs a registration another
+// core may still push in this superstep (the at-once model): nothing was
+// done, and the caller waits for the other cores to make progress and makes
+// the same call again. The C shim waits in the scheduler, outside Go: a
+// coroutine core must not switch with a Go frame on its stack.
+var NotYet = &Error{Call: "internal error", What: "a request waits for another core's registration, and its caller did not wait (runtime.NotYet)"}
 
 // remoteReg is core pid's registration in slot, for a request of this
 // core. In the at-once model the board read whatever the slot held at that
 // moment, so the answer raced with pid's own pushes and pops. Here it is
 // deterministic: while pid's slot is empty, or popped in this superstep
-// (pid may fill it again), the request waits until pid fills it or can no
-// longer do so in this superstep (pid waits in a synchronisation or left
-// its kernel, the run stops, or pid itself waits for a registration).
-// Then a popped registration still counts, an empty slot is reported.
-func (c *Core) remoteReg(pid, slot int) (registration, bool) {
+// (pid may fill it again), the answer is "not yet" (later) until pid fills
+// it or can no longer do so in this superstep: pid waits at the barrier
+// ahead of this core or left its kernel (Machine.ahead), the run stops, or
+// pid itself waits for a registration (two cores waiting for each other).
+// Then a popped registration still counts, an empty slot is reported. A
+// core still leaving the synchronisation that began this core's superstep
+// is waited for: it has not pushed this superstep's registrations yet.
+func (c *Core) remoteReg(pid, slot int) (r registration, ok, later bool) {
 	t := c.m.cores[pid]
 	if !c.m.comm.atOnce || t == c {
-		return t.slot(slot)
+		r, ok = t.slot(slot)
+		return r, ok, false
 	}
 	step := c.Superstep()
 	if r, ok := t.slotShared(slot, step); ok && r.live {
-		return r, true
+		c.answered()
+		return r, true, false
 	}
-	c.waitingReg.Store(true)
-	defer c.waitingReg.Store(false)
-	for !c.m.Aborted() && !t.waitingReg.Load() && c.m.running(pid) {
-		time.Sleep(regWaitPoll)
-		if r, ok := t.slotShared(slot, step); ok && r.live {
-			return r, true
-		}
+	if !c.m.Aborted() && !t.waitingReg.Load() && !c.m.ahead(pid, c.pid) {
+		c.waitingReg.Store(true)
+		return registration{}, false, true
 	}
-	return t.slotShared(slot, step)
+	c.answered()
+	// read again: pid pushed before it arrived or began to wait
+	r, ok = t.slotShared(slot, step)
+	return r, ok, false
+}
+
+// answered ends the core's wait for another core's registration, if any.
+func (c *Core) answered() {
+	if c.waitingReg.Load() {
+		c.waitingReg.Store(false)
+	}
 }
 
 // slot is what another core's request finds in this core's slot: a live

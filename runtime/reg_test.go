@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -109,6 +110,58 @@ func TestBoardEmptyRemoteSlotIsReportedWhenNotWaitable(t *testing.T) {
 	})
 	require.NotNil(t, err)
 	assert.Contains(t, err.Error(), "bsp_hpput: core 01 has no variable in registration slot 0")
+}
+
+// A request for a slot its target has not filled yet answers NotYet while
+// the target has as many barrier arrivals as the requester (it runs, or is
+// still leaving the sync both passed), and is settled by the target's push
+// or by its arrival at the next barrier.
+func TestBoardRequestWaitsWhileTheTargetMayStillPush(t *testing.T) {
+	m, _ := boardMachine(t, 2)
+	var arrivals [2]atomic.Int32
+	m.SetProbes(Probes{Arrivals: func(pid int) int { return int(arrivals[pid].Load()) }})
+	mem := perCore(2)
+	push, pushed := make(chan struct{}), make(chan struct{})
+	runAgain(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		if k.Pid() == 1 {
+			<-push
+			k.must(k.PushReg(ptr(&me.x), 8))
+			close(pushed)
+			k.Sync()
+			return
+		}
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.must(k.PushReg(ptr(&me.arr), 64))
+		v := int64(7)
+		assert.Same(t, NotYet, k.HPPut(1, ptr(&v), ptr(&me.x), 0, 8))
+		assert.Same(t, NotYet, k.Put(1, ptr(&v), ptr(&me.x), 0, 8))
+		var w logWriter
+		defer w.a.free()
+		w.put(1, int64Bytes(v), ptr(&me.x), 0)
+		done, err := k.DrainLog(w.a.at(0), w.a.used)
+		assert.Same(t, NotYet, err)
+		assert.Zero(t, done)
+
+		close(push)
+		<-pushed
+		k.must(k.HPPut(1, ptr(&v), ptr(&me.x), 0, 8))
+		assert.Equal(t, int64(7), mem[1].x)
+
+		// core 1 never pushes arr: waited for until it arrives at the barrier
+		w.a.reset()
+		w.put(1, int64Bytes(v), ptr(&me.x), 0)
+		first := w.a.used
+		w.put(1, int64Bytes(v), ptr(&me.arr), 0)
+		done, err = k.DrainLog(w.a.at(0), w.a.used)
+		assert.Same(t, NotYet, err)
+		assert.Equal(t, first, done, "the put to x is taken, the one to arr waits")
+		arrivals[1].Store(1)
+		err = k.HPGet(1, ptr(&me.arr), 0, ptr(&v), 8)
+		require.NotNil(t, err)
+		assert.Contains(t, err.Error(), "bsp_hpget: core 01 has no variable in registration slot 1")
+		k.Sync()
+	})
 }
 
 func TestBoardPopIsForgottenAtASyncWithoutCommunication(t *testing.T) {

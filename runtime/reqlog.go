@@ -46,26 +46,28 @@ const (
 )
 
 // DrainLog feeds the n bytes of request log at log to the engine in issue
-// order. It stops at the first misuse and returns it; the entries before
-// it are recorded. A soft error (the board's message, printed) only drops
-// its request. The inline bytes are copied, so the caller may reuse
-// the log at once.
-func (c *Core) DrainLog(log unsafe.Pointer, n int) *Error {
+// order and returns how many it took. It stops at the first misuse and
+// returns it; the entries before it are recorded. A soft error (the
+// board's message, printed) only drops its request. At a request that must
+// wait for another core's registration it returns that entry's offset and
+// NotYet: the caller waits, then drains the log from there. The inline
+// bytes are copied, so the caller may reuse the log at once.
+func (c *Core) DrainLog(log unsafe.Pointer, n int) (int, *Error) {
 	if c.m.stats.on { // the emulator's own work, not the kernel's compute
 		defer c.notCompute(threadCPU())
 	}
 	for off := 0; off < n; {
 		if n-off < LogEntrySize {
-			return c.errorf("bsp_sync", "internal error: request log cut short (%d of %d bytes)", off, n)
+			return off, c.errorf("bsp_sync", "internal error: request log cut short (%d of %d bytes)", off, n)
 		}
 		e := (*logEntry)(unsafe.Add(log, off))
 		inline, err := c.applyLogEntry(e, unsafe.Add(log, off+LogEntrySize))
 		if err != nil && !err.Soft { // a soft error was printed; the request is dropped
-			return err
+			return off, err
 		}
 		off += LogEntrySize + pad8(inline)
 	}
-	return nil
+	return n, nil
 }
 
 // applyLogEntry records one logged request and returns its inline bytes.

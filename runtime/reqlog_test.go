@@ -49,7 +49,7 @@ func (w *logWriter) drain(c *Core) *Error {
 	if w.a.used == 0 {
 		return nil
 	}
-	err := c.DrainLog(w.a.at(0), w.a.used)
+	_, err := c.DrainLog(w.a.at(0), w.a.used)
 	w.a.reset()
 	return err
 }
@@ -209,7 +209,8 @@ func BenchmarkDrainLogPuts(b *testing.B) {
 		}
 		b.ResetTimer()
 		for range b.N / len(words) {
-			k.must(k.DrainLog(w.a.at(0), w.a.used))
+			_, err := k.DrainLog(w.a.at(0), w.a.used)
+			k.must(err)
 			k.Sync()
 		}
 	}))
