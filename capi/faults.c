@@ -3,7 +3,9 @@
  * (cores are threads of it), but first the library says which core crashed,
  * in which superstep, and the faulting address. Also the watchdog's way to
  * stop a core that computes forever: a signal that unwinds the core only
- * when it is interrupted inside its own kernel code.
+ * when it is interrupted inside its own kernel code. And the check of
+ * memory a program hands over (user_memory_good), whose faults the
+ * handler catches.
  */
 #define _GNU_SOURCE
 #include "shim.h"
@@ -22,6 +24,10 @@ enum { N_FAULT_SIGNALS = sizeof fault_signals / sizeof fault_signals[0] };
 static struct sigaction previous[N_FAULT_SIGNALS];
 static __thread void *alt_stack;
 enum { ALT_STACK_SIZE = 64 * 1024 };
+
+/* Set while user_memory_good touches memory a program handed over: a
+ * fault there jumps back to it instead of ending the process. */
+static __thread sigjmp_buf *probe_jmp;
 
 static int interrupt_signal(void)
 {
@@ -89,6 +95,8 @@ static void chain(int sig, siginfo_t *info, void *uctx)
 
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
+    if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
+        siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
     const void *pc = pc_of(uctx);
     const void *own = object_base((const void *)on_fault);
@@ -127,10 +135,11 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
     longjmp(self->exit_jmp, 1);
 }
 
+static _Atomic int installed;
+
 void faults_install(void)
 {
-    static _Atomic int done;
-    if (atomic_exchange(&done, 1))
+    if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -166,4 +175,59 @@ void faults_thread_end(void)
 void faults_interrupt(struct ebsp_core *core)
 {
     pthread_kill(core->thread, interrupt_signal());
+}
+
+/* Touches the byte at a as a read, or as a write that leaves it as it is
+ * (an atomic add of 0, so that a concurrent store by another thread is
+ * not undone). */
+static inline void touch(uintptr_t a, int write)
+{
+    if (write)
+        __atomic_fetch_add((volatile unsigned char *)a, 0, __ATOMIC_RELAXED);
+    else
+        (void)*(volatile const unsigned char *)a;
+}
+
+/* Touches one byte in every page of the n bytes at p, and their last byte
+ * (a page is at least 4 KiB); *done follows the offset of the byte
+ * touched. */
+static void touch_pages(uintptr_t start, size_t n, int write, volatile size_t *done)
+{
+    uintptr_t last = start + (n - 1);
+    if (last < start)
+        last = UINTPTR_MAX; /* the range wraps: the top of the address space is never the program's */
+    for (uintptr_t a = start;;) {
+        *done = a - start;
+        touch(a, write);
+        if (a >= (last & ~(uintptr_t)4095))
+            break;
+        a = (a | 4095) + 1;
+    }
+    *done = last - start;
+    touch(last, write);
+}
+
+size_t user_memory_good(const void *p, size_t n, int write)
+{
+    if (n == 0 || (uintptr_t)p < LOWEST_ADDRESS)
+        return 0;
+    faults_install();
+    sigjmp_buf jmp;
+    volatile size_t done = 0;
+    if (sigsetjmp(jmp, 0)) {
+        /* the handler jumped here: its signal is still blocked */
+        probe_jmp = NULL;
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGSEGV);
+        sigaddset(&set, SIGBUS);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        return done;
+    }
+    probe_jmp = &jmp;
+    atomic_signal_fence(memory_order_seq_cst); /* set before the first touch */
+    touch_pages((uintptr_t)p, n, write, &done);
+    atomic_signal_fence(memory_order_seq_cst);
+    probe_jmp = NULL;
+    return n;
 }

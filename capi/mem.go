@@ -1,12 +1,15 @@
 package main
 
 /*
+#include "shim.h"
 #include "mem.h"
 */
 import "C"
 
 import (
 	"unsafe"
+
+	"libebsp/emesh"
 )
 
 // Core-side memory calls (capi/mem_api.c) and the host's ebsp_write and
@@ -109,4 +112,26 @@ func goHostCopy(pid C.int, value C.longlong, ptr, buf unsafe.Pointer, n C.int, t
 		}
 	}
 	return 1
+}
+
+func init() {
+	emesh.SetUserMemoryCheck(func(p unsafe.Pointer, n int, write bool) int {
+		return int(C.user_memory_good(p, C.size_t(n), C.int(boolInt(write))))
+	})
+}
+
+// goBadUserMemory reports memory the shim found bad before passing it on
+// (see user_pointer_small in shim.h): on core pid, or the host for pid -1.
+//
+//export goBadUserMemory
+func goBadUserMemory(pid C.int, call, what *C.char, p C.uintptr_t, n, good C.size_t, write C.int) {
+	bad := emesh.BadMemory{P: uintptr(p), At: uintptr(p) + uintptr(good), N: int(n), Write: write != 0}
+	text := bad.Describe(C.GoString(what))
+	if pid < 0 {
+		complain(C.GoString(call) + ": " + text)
+		return
+	}
+	if c := coreOf(pid); c != nil {
+		fail(c.Misuse(C.GoString(call), text))
+	}
 }
