@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -64,7 +65,15 @@ func goDmaPush(pid C.int, dst, src unsafe.Pointer, n C.size_t, slot *unsafe.Poin
 	}
 	dma := c.DMA()
 	*slot = dma.Slot()
-	return C.uint(dma.Push(dst, src, int(n)))
+	if int(n) < 0 || uint64(int(n)) != uint64(n) {
+		fail(c.Misuse("ebsp_dma_push", fmt.Sprintf("nbytes %d is more than any memory holds", uint64(n))))
+		return 0
+	}
+	ticket, problem := dma.PushChecked(dst, src, int(n))
+	if problem != "" {
+		fail(c.Misuse("ebsp_dma_push", problem))
+	}
+	return C.uint(ticket)
 }
 
 // goDmaRun is one step of waiting for ticket of core pid's engine (see
@@ -77,7 +86,13 @@ func goDmaRun(pid C.int, ticket C.uint) C.longlong {
 	if c == nil {
 		return 0
 	}
-	return C.longlong(c.DMA().Run(uint32(ticket)))
+	dma := c.DMA()
+	left := dma.Run(uint32(ticket))
+	if problem := dma.TakeFault(); problem != "" {
+		fail(c.Misuse("ebsp_dma_push", problem))
+		return 0
+	}
+	return C.longlong(left)
 }
 
 // goHostCopy is ebsp_write (toCore != 0) and ebsp_read: value and ptr are

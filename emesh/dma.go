@@ -42,7 +42,8 @@ type DMA struct {
 	mu     sync.Mutex
 	queue  []transfer // pushed and not complete, in ticket order
 	issued uint32
-	free   int64 // when the engine finishes the last transfer pushed
+	free   int64  // when the engine finishes the last transfer pushed
+	fault  string // a transfer that could not be copied (TakeFault)
 }
 
 // DMASlot is the state of a DMA engine shared with C (struct dma_slot of
@@ -61,6 +62,7 @@ type transfer struct {
 	ticket   uint32
 	due      int64 // clock time of completion, per the model
 	copied   bool  // synchronous engines copy at the push
+	user     bool  // an end lies outside the emulated memories: checked when copied
 }
 
 var epoch = time.Now()
@@ -92,19 +94,65 @@ func (d *DMA) SetClock(clock func() int64) {
 
 // Push queues a copy of n bytes from src to dst and returns its ticket
 // (never 0: 0 means "no transfer" in a DMA handle). Only the owning core
-// pushes, so tickets complete in the order they are issued.
+// pushes, so tickets complete in the order they are issued. Both ends are
+// the library's own memory; PushChecked is for ends a program gave.
 func (d *DMA) Push(dst, src unsafe.Pointer, n int) uint32 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.push(transfer{dst: dst, src: src, n: n})
+}
+
+// PushChecked is Push for a transfer whose ends a program gave: an end that
+// starts in an emulated memory must lie inside it, and an end outside them
+// (host memory: kernel globals and stacks) must be readable (the source)
+// or writable (the destination), now and again when it is copied. A bad
+// transfer is not queued: PushChecked returns ticket 0 and what is wrong,
+// e.g. "cannot read 16 bytes of the source at 0x10: no readable memory
+// there". With EBSP_DMA_SYNC=1 it also returns the fault of the copy.
+func (d *DMA) PushChecked(dst, src unsafe.Pointer, n int) (uint32, string) {
+	srcUser, problem := d.checkEnd(src, n, false)
+	dstUser := false
+	if problem == "" {
+		dstUser, problem = d.checkEnd(dst, n, true)
+	}
+	if problem != "" {
+		return 0, problem
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ticket := d.push(transfer{dst: dst, src: src, n: n, user: srcUser || dstUser})
+	return ticket, d.takeFault()
+}
+
+// checkEnd checks one end of a transfer a program gave; user tells that it
+// lies outside the emulated memories.
+func (d *DMA) checkEnd(p unsafe.Pointer, n int, write bool) (user bool, problem string) {
+	what := "the source"
+	if write {
+		what = "the destination"
+	}
+	if d.mem != nil {
+		if inside, problem := d.mem.overrun(p, n, what); inside {
+			return false, problem
+		}
+	}
+	if bad := CheckUser(p, n, write); bad != nil {
+		return true, bad.Describe(what)
+	}
+	return true, ""
+}
+
+// push queues t; d.mu is held.
+func (d *DMA) push(t transfer) uint32 {
 	d.issued++
 	if d.issued == 0 { // tickets compare across the wrap; only 0 itself is reserved
 		d.issued = 1
 	}
 	start := max(d.clock(), d.free)
-	d.free = start + d.model.Nanos(n, d.route(dst, src))
-	t := transfer{dst: dst, src: src, n: n, ticket: d.issued, due: d.free}
+	d.free = start + d.model.Nanos(t.n, d.route(t.dst, t.src))
+	t.ticket, t.due = d.issued, d.free
 	if d.sync {
-		copyTransfer(t)
+		d.copyTransfer(t)
 		t.copied = true
 	}
 	d.queue = append(d.queue, t)
@@ -190,15 +238,46 @@ func (d *DMA) dueOf(ticket uint32) int64 {
 // publishes its ticket; d.mu is held.
 func (d *DMA) complete(t transfer) {
 	if !t.copied {
-		copyTransfer(t)
+		d.copyTransfer(t)
 	}
 	d.slot.Done.Store(t.ticket)
 }
 
-func copyTransfer(t transfer) {
-	if t.n > 0 {
-		copy(unsafe.Slice((*byte)(t.dst), t.n), unsafe.Slice((*byte)(t.src), t.n))
+// copyTransfer copies t, unless an end outside the emulated memories can
+// no longer be read or written (a program freed it after the push): that
+// transfer is recorded for TakeFault and dropped. d.mu is held.
+func (d *DMA) copyTransfer(t transfer) {
+	if t.n <= 0 {
+		return
 	}
+	if t.user {
+		bad := CheckUser(t.src, t.n, false)
+		what := "the source"
+		if bad == nil {
+			bad, what = CheckUser(t.dst, t.n, true), "the destination"
+		}
+		if bad != nil {
+			if d.fault == "" {
+				d.fault = "when the transfer was copied: " + bad.Describe(what)
+			}
+			return
+		}
+	}
+	copy(unsafe.Slice((*byte)(t.dst), t.n), unsafe.Slice((*byte)(t.src), t.n))
+}
+
+// TakeFault returns, once, what was wrong with a transfer that could not
+// be copied ("" when none).
+func (d *DMA) TakeFault() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.takeFault()
+}
+
+func (d *DMA) takeFault() string {
+	f := d.fault
+	d.fault = ""
+	return f
 }
 
 // Wait blocks the calling goroutine until ticket is complete. For Go
