@@ -118,6 +118,21 @@ func goHostCopy(pid C.int, value C.longlong, ptr, buf unsafe.Pointer, n C.int, t
 		complain(err.Error())
 		return 0
 	}
+	// The host buffer, and the core-side address when it is a pointer the
+	// program got from a core (or made up), are checked before Go copies.
+	hostWhat, coreWhat := "the destination", "the source"
+	if toCore != 0 {
+		hostWhat, coreWhat = "the source", "the destination"
+	}
+	if bad := emesh.CheckUser(buf, int(n), toCore == 0); bad != nil {
+		complain(call + ": " + bad.Describe(hostWhat))
+		return 0
+	}
+	if bad := emesh.CheckUser(addr, int(n), toCore != 0); bad != nil {
+		complain(fmt.Sprintf("%s: %s (taken as an address: an offset is below %#x, the size of core %02d's local memory)",
+			call, bad.Describe(coreWhat), m.Memory().Local(int(pid)).Size(), pid))
+		return 0
+	}
 	if n > 0 {
 		core, host := unsafe.Slice((*byte)(addr), int(n)), unsafe.Slice((*byte)(buf), int(n))
 		if toCore != 0 {
