@@ -65,7 +65,7 @@ func (o *hostOutbox) clear() {
 // Sending up and then calling bsp_sync is reported at that sync.
 func (c *Core) SendUp(tag, payload unsafe.Pointer, nbytes int) *Error {
 	const call = "ebsp_send_up"
-	if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
+	if err := c.checkMessage(call, tag, payload, nbytes, true); err != nil {
 		return err
 	}
 	s, err := recordMessage(&c.comm.up, tag, c.comm.tagsize, payload, nbytes)
