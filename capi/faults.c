@@ -5,7 +5,8 @@
  * stop a core that computes forever: a signal that unwinds the core only
  * when it is interrupted inside its own kernel code. And the check of
  * memory a program hands over (user_memory_good), whose faults the
- * handler catches.
+ * handler catches; and a crash of the host inside a callback, or in
+ * memory bsp_end released, reported like a core's.
  */
 #define _GNU_SOURCE
 #include "shim.h"
@@ -28,6 +29,18 @@ enum { ALT_STACK_SIZE = 64 * 1024 };
 /* Set while user_memory_good touches memory a program handed over: a
  * fault there jumps back to it instead of ending the process. */
 static __thread sigjmp_buf *probe_jmp;
+
+/* What the host thread runs for the library (faults_host_call), for the
+ * report of a crash there; NULL outside. */
+static __thread const char *host_activity;
+
+/* The memories the last bsp_end unmapped, [lo, hi) each: the external
+ * memory and the cores' local memories. */
+static _Atomic uintptr_t released[2][2];
+static const char *const released_what[2] = {
+    "the external memory that bsp_end released (stream areas and ebsp_ext_malloc blocks are valid until bsp_end)",
+    "the cores' local memory that bsp_end released",
+};
 
 static int interrupt_signal(void)
 {
@@ -93,6 +106,33 @@ static void chain(int sig, siginfo_t *info, void *uctx)
     signal(sig, SIG_DFL); /* the fault repeats on return and kills the process */
 }
 
+/* Keeps the cores' and the host's earlier output: stdout is lost when
+ * the process dies. */
+static void flush_stdout(void)
+{
+    if (ftrylockfile(stdout) == 0) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+}
+
+/* The report of a crash on a thread that is no core, when the library can
+ * say what crashed: a callback it called, or a use of memory bsp_end
+ * released. 0 when it cannot (the program's own crash). */
+static int host_crash_line(char *line, size_t size, int sig, const siginfo_t *info)
+{
+    uintptr_t a = (uintptr_t)info->si_addr;
+    const char *where = NULL;
+    for (int i = 0; i < 2 && !where; i++)
+        if (a >= atomic_load(&released[i][0]) && a < atomic_load(&released[i][1]))
+            where = released_what[i];
+    const char *what = host_activity;
+    if (!what && !where)
+        return 0;
+    return snprintf(line, size, "ebsp: %s crashed: %s at address %p%s%s\n", what ? what : "the host",
+                    signal_name(sig), info->si_addr, where ? ", in " : "", where ? where : "");
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
@@ -101,17 +141,17 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     const void *pc = pc_of(uctx);
     const void *own = object_base((const void *)on_fault);
     int in_library = pc && object_base(pc) == own;
-    if (self) {
-        char line[256];
-        int n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s\n",
-                         self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
-                         info->si_addr, in_library ? " (inside libebsp)" : "");
-        /* keep the cores' earlier output: stdout is lost when the process dies */
-        if (ftrylockfile(stdout) == 0) {
-            fflush_unlocked(stdout);
-            funlockfile(stdout);
-        }
-        if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+    char line[320];
+    int n;
+    if (self)
+        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s\n",
+                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
+                     info->si_addr, in_library ? " (inside libebsp)" : "");
+    else
+        n = host_crash_line(line, sizeof line, sig, info);
+    if (n > 0) {
+        flush_stdout();
+        if (write(STDERR_FILENO, line, (size_t)n) < 0)
             _exit(128 + sig);
     }
     if (in_library || !self) {
@@ -119,6 +159,27 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         return;
     }
     signal(sig, SIG_DFL);
+}
+
+void faults_host_call(void (*fn)(void), const char *what)
+{
+    const char *outer = host_activity;
+    host_activity = what;
+    atomic_signal_fence(memory_order_seq_cst);
+    fn();
+    atomic_signal_fence(memory_order_seq_cst);
+    host_activity = outer;
+}
+
+void faults_released(const void *ext, size_t ext_bytes, const void *local, size_t local_bytes)
+{
+    faults_install();
+    const void *base[2] = {ext, local};
+    size_t bytes[2] = {ext_bytes, local_bytes};
+    for (int i = 0; i < 2; i++) {
+        atomic_store(&released[i][0], (uintptr_t)base[i]);
+        atomic_store(&released[i][1], (uintptr_t)base[i] + bytes[i]);
+    }
 }
 
 static void on_interrupt(int sig, siginfo_t *info, void *uctx)

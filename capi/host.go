@@ -216,9 +216,20 @@ func goHostEnd() C.int {
 	if m == nil {
 		return 0
 	}
+	// The host may keep pointers into the memories End unmaps (stream
+	// areas): its crash there is reported as a use after bsp_end.
+	var ext, local unsafe.Pointer
+	var extSize, localSize int
+	if mem := m.Memory(); mem != nil && mem.Cores() > 0 {
+		ext, extSize = mem.Ext().Base(), mem.Ext().Size()
+		local, localSize = mem.Local(0).Base(), mem.Cores()*mem.Local(0).Size()
+	}
 	if err := m.End(); err != nil {
 		complainErr(err)
 		return 0
+	}
+	if ext != nil {
+		C.faults_released(ext, C.size_t(extSize), local, C.size_t(localSize))
 	}
 	current.unload()
 	C.ebsp_active_nprocs = 0

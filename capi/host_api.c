@@ -39,7 +39,7 @@ int ebsp_spmd(void)
     hp_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);
     if (ebsp_end_cb)
-        ebsp_end_cb();
+        faults_host_call(ebsp_end_cb, "the host's end callback");
     out_flush();
     return ok;
 }

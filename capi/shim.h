@@ -285,6 +285,13 @@ static inline void *user_pointer_for_go(const void *p)
 {
     return user_pointer_small(p, 1) ? NULL : (void *)(uintptr_t)p;
 }
+/* Runs fn, a function of the host program the library calls on the host
+ * thread (a callback); a crash inside is reported as "ebsp: WHAT crashed:
+ * SIGSEGV ..." (what: e.g. "the host's end callback"). */
+void faults_host_call(void (*fn)(void), const char *what);
+/* bsp_end unmapped the emulated memories: a host crash at an address in
+ * them is reported as a use of memory after bsp_end. */
+void faults_released(const void *ext, size_t ext_bytes, const void *local, size_t local_bytes);
 /* Load address of the shared object that contains addr, or NULL. */
 const void *object_base(const void *addr);
 
