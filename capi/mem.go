@@ -69,7 +69,7 @@ func goDmaPush(pid C.int, dst, src unsafe.Pointer, n C.size_t, slot *unsafe.Poin
 		fail(c.Misuse("ebsp_dma_push", fmt.Sprintf("nbytes %d is more than any memory holds", uint64(n))))
 		return 0
 	}
-	ticket, problem := dma.PushChecked(dst, src, int(n))
+	ticket, problem := dma.PushChecked("ebsp_dma_push", dst, src, int(n))
 	if problem != "" {
 		fail(c.Misuse("ebsp_dma_push", problem))
 	}
@@ -88,8 +88,8 @@ func goDmaRun(pid C.int, ticket C.uint) C.longlong {
 	}
 	dma := c.DMA()
 	left := dma.Run(uint32(ticket))
-	if problem := dma.TakeFault(); problem != "" {
-		fail(c.Misuse("ebsp_dma_push", problem))
+	if f := dma.TakeFault(); f.Problem != "" {
+		fail(c.Misuse(f.Call, f.Problem))
 		return 0
 	}
 	return C.longlong(left)

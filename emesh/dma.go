@@ -42,9 +42,13 @@ type DMA struct {
 	mu     sync.Mutex
 	queue  []transfer // pushed and not complete, in ticket order
 	issued uint32
-	free   int64  // when the engine finishes the last transfer pushed
-	fault  string // a transfer that could not be copied (TakeFault)
+	free   int64 // when the engine finishes the last transfer pushed
+	fault  Fault // a transfer that could not be copied (TakeFault)
 }
+
+// Fault is a transfer that could not be copied: Call pushed it, Problem
+// says what was wrong.
+type Fault struct{ Call, Problem string }
 
 // DMASlot is the state of a DMA engine shared with C (struct dma_slot of
 // capi/mem.h; capi/twins.go checks the layouts agree): Done is the last complete ticket, Issued the
@@ -60,9 +64,9 @@ type transfer struct {
 	dst, src unsafe.Pointer
 	n        int
 	ticket   uint32
-	due      int64 // clock time of completion, per the model
-	copied   bool  // synchronous engines copy at the push
-	user     bool  // an end lies outside the emulated memories: checked when copied
+	due      int64  // clock time of completion, per the model
+	copied   bool   // synchronous engines copy at the push
+	call     string // the call that pushed it: its ends are the program's, checked when copied
 }
 
 var epoch = time.Now()
@@ -102,44 +106,42 @@ func (d *DMA) Push(dst, src unsafe.Pointer, n int) uint32 {
 	return d.push(transfer{dst: dst, src: src, n: n})
 }
 
-// PushChecked is Push for a transfer whose ends a program gave: an end that
-// starts in an emulated memory must lie inside it, and an end outside them
-// (host memory: kernel globals and stacks) must be readable (the source)
-// or writable (the destination), now and again when it is copied. A bad
-// transfer is not queued: PushChecked returns ticket 0 and what is wrong,
-// e.g. "cannot read 16 bytes of the source at 0x10: no readable memory
-// there". With EBSP_DMA_SYNC=1 it also returns the fault of the copy.
-func (d *DMA) PushChecked(dst, src unsafe.Pointer, n int) (uint32, string) {
-	srcUser, problem := d.checkEnd(src, n, false)
-	dstUser := false
-	if problem == "" {
-		dstUser, problem = d.checkEnd(dst, n, true)
+// PushChecked is Push for a transfer whose ends a program gave to call
+// (e.g. "ebsp_dma_push"): an end that starts in an emulated memory must
+// lie inside it, and an end outside them (host memory: kernel globals and
+// stacks) must be readable (the source) or writable (the destination),
+// now and again when it is copied. A bad transfer is not queued:
+// PushChecked returns ticket 0 and what is wrong, e.g. "cannot read 16
+// bytes of the source at 0x10: no readable memory there". With
+// EBSP_DMA_SYNC=1 it also returns the fault of the copy.
+func (d *DMA) PushChecked(call string, dst, src unsafe.Pointer, n int) (uint32, string) {
+	if problem := d.checkEnd(src, n, false); problem != "" {
+		return 0, problem
 	}
-	if problem != "" {
+	if problem := d.checkEnd(dst, n, true); problem != "" {
 		return 0, problem
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ticket := d.push(transfer{dst: dst, src: src, n: n, user: srcUser || dstUser})
-	return ticket, d.takeFault()
+	ticket := d.push(transfer{dst: dst, src: src, n: n, call: call})
+	return ticket, d.takeFault().Problem
 }
 
-// checkEnd checks one end of a transfer a program gave; user tells that it
-// lies outside the emulated memories.
-func (d *DMA) checkEnd(p unsafe.Pointer, n int, write bool) (user bool, problem string) {
+// checkEnd checks one end of a transfer a program gave.
+func (d *DMA) checkEnd(p unsafe.Pointer, n int, write bool) (problem string) {
 	what := "the source"
 	if write {
 		what = "the destination"
 	}
 	if d.mem != nil {
 		if inside, problem := d.mem.overrun(p, n, what); inside {
-			return false, problem
+			return problem
 		}
 	}
 	if bad := CheckUser(p, n, write); bad != nil {
-		return true, bad.Describe(what)
+		return bad.Describe(what)
 	}
-	return true, ""
+	return ""
 }
 
 // push queues t; d.mu is held.
@@ -243,22 +245,22 @@ func (d *DMA) complete(t transfer) {
 	d.slot.Done.Store(t.ticket)
 }
 
-// copyTransfer copies t, unless an end outside the emulated memories can
-// no longer be read or written (a program freed it after the push): that
-// transfer is recorded for TakeFault and dropped. d.mu is held.
+// copyTransfer copies t, unless it is a program's transfer with an end
+// that can no longer be read or written (freed after the push): that one
+// is recorded for TakeFault and dropped. d.mu is held.
 func (d *DMA) copyTransfer(t transfer) {
 	if t.n <= 0 {
 		return
 	}
-	if t.user {
+	if t.call != "" {
 		bad := CheckUser(t.src, t.n, false)
 		what := "the source"
 		if bad == nil {
 			bad, what = CheckUser(t.dst, t.n, true), "the destination"
 		}
 		if bad != nil {
-			if d.fault == "" {
-				d.fault = "when the transfer was copied: " + bad.Describe(what)
+			if d.fault == (Fault{}) {
+				d.fault = Fault{t.call, "when the transfer was copied: " + bad.Describe(what)}
 			}
 			return
 		}
@@ -266,17 +268,17 @@ func (d *DMA) copyTransfer(t transfer) {
 	copy(unsafe.Slice((*byte)(t.dst), t.n), unsafe.Slice((*byte)(t.src), t.n))
 }
 
-// TakeFault returns, once, what was wrong with a transfer that could not
-// be copied ("" when none).
-func (d *DMA) TakeFault() string {
+// TakeFault returns, once, the transfer that could not be copied (the
+// zero Fault when none).
+func (d *DMA) TakeFault() Fault {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.takeFault()
 }
 
-func (d *DMA) takeFault() string {
+func (d *DMA) takeFault() Fault {
 	f := d.fault
-	d.fault = ""
+	d.fault = Fault{}
 	return f
 }
 

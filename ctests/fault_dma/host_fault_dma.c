@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { CORES = 2, CASES = 7 };
+enum { CORES = 2, CASES = 10 };
 
 static int run(int c)
 {
@@ -27,7 +27,8 @@ int main(int argc, char **argv)
             setenv("EBSP_CHECKS", checks[k], 1);
             setenv("EBSP_DMA_SYNC", sync[s], 1);
             printf("host: EBSP_CHECKS=%s EBSP_DMA_SYNC=%s\n", checks[k], sync[s]);
-            if (!bsp_init("e_fault_dma.elf", argc, argv) || !bsp_begin(CORES))
+            if (!bsp_init("e_fault_dma.elf", argc, argv) || !bsp_begin(CORES) ||
+                !bsp_stream_create(4096, 64, NULL))
                 return 2;
             for (int c = 1; c <= CASES; c++) {
                 int ok = run(c);
