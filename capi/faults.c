@@ -268,6 +268,18 @@ static void touch_pages(uintptr_t start, size_t n, int write, volatile size_t *d
     touch(last, write);
 }
 
+/* After the handler jumped back to a probe: the probe is over, and the
+ * handler's signal, still blocked, is unblocked. */
+static void probe_caught(void)
+{
+    probe_jmp = NULL;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGSEGV);
+    sigaddset(&set, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 size_t user_memory_good(const void *p, size_t n, int write)
 {
     if (n == 0 || (uintptr_t)p < LOWEST_ADDRESS)
@@ -276,13 +288,7 @@ size_t user_memory_good(const void *p, size_t n, int write)
     sigjmp_buf jmp;
     volatile size_t done = 0;
     if (sigsetjmp(jmp, 0)) {
-        /* the handler jumped here: its signal is still blocked */
-        probe_jmp = NULL;
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGSEGV);
-        sigaddset(&set, SIGBUS);
-        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        probe_caught();
         return done;
     }
     probe_jmp = &jmp;
@@ -291,4 +297,22 @@ size_t user_memory_good(const void *p, size_t n, int write)
     atomic_signal_fence(memory_order_seq_cst);
     probe_jmp = NULL;
     return n;
+}
+
+int user_string_good(const char *s, size_t max)
+{
+    if ((uintptr_t)s < LOWEST_ADDRESS)
+        return 0;
+    faults_install();
+    sigjmp_buf jmp;
+    if (sigsetjmp(jmp, 0)) {
+        probe_caught();
+        return 0;
+    }
+    probe_jmp = &jmp;
+    atomic_signal_fence(memory_order_seq_cst);
+    size_t n = strnlen(s, max);
+    atomic_signal_fence(memory_order_seq_cst);
+    probe_jmp = NULL;
+    return n < max;
 }

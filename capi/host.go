@@ -74,8 +74,10 @@ func boolInt(ok bool) C.int {
 	return 0
 }
 
-//export bsp_init
-func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
+// goInit is bsp_init (host_api.c checks the name first).
+//
+//export goInit
+func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 	_, _ = argc, argv // EBSP ignores them too
 	m := hostMachine("bsp_init")
 	if m == nil {
@@ -98,8 +100,11 @@ func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
 	return 1
 }
 
-//export ebsp_register_kernel
-func ebsp_register_kernel(name *C.char, kernel unsafe.Pointer) C.int {
+// goRegisterKernel is ebsp_register_kernel (host_api.c checks the name
+// first).
+//
+//export goRegisterKernel
+func goRegisterKernel(name *C.char, kernel unsafe.Pointer) C.int {
 	m := hostMachine("ebsp_register_kernel")
 	if m == nil || name == nil {
 		return 0

@@ -12,6 +12,35 @@
 
 #include <host_bsp.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* Whether the name a program gave call is a string the library can read
+ * (Go would read it with a fault it cannot report); if not, says so. */
+static int name_readable(const char *call, const char *name)
+{
+    enum { NAME_MAX_BYTES = 4096 };
+    if (!name || user_string_good(name, NAME_MAX_BYTES))
+        return 1;
+    char line[160];
+    snprintf(line, sizeof line, "ebsp: ERROR: %s: cannot read the name at %p: no readable string there\n", call,
+             (const void *)name);
+    out_stderr(line);
+    return 0;
+}
+
+int bsp_init(const char *e_name, int argc, char **argv)
+{
+    if (!name_readable("bsp_init", e_name))
+        return 0;
+    return goInit((char *)e_name, argc, argv);
+}
+
+int ebsp_register_kernel(const char *name, int (*kernel)(void))
+{
+    if (!name_readable("ebsp_register_kernel", name))
+        return 0;
+    return goRegisterKernel((char *)name, (void *)(uintptr_t)kernel);
+}
 
 void ebsp_set_sync_callback(void (*cb)())
 {

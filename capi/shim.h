@@ -270,6 +270,9 @@ enum { LOWEST_ADDRESS = 4096 };
  * before the Go engine copies such memory, as a fault inside Go code ends
  * the process with a Go runtime dump instead of a report. */
 size_t user_memory_good(const void *p, size_t n, int write);
+/* Whether s, a string a program handed over, can be read up to its NUL,
+ * which comes before max bytes (checked the same way). */
+int user_string_good(const char *s, size_t max);
 /* Whether p, with n bytes to copy, is such a small number (NULL too). It
  * must not reach Go as a pointer: the Go runtime aborts when it finds one
  * below 4096 in a pointer variable while it moves a goroutine's stack, so
@@ -326,6 +329,8 @@ extern void goCoreAbort(int pid, char *msg);
  * core that saw the deadlock. */
 enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2 };
 extern void goReportStall(int kind);
+extern int goInit(char *name, int argc, char **argv);
+extern int goRegisterKernel(char *name, void *kernel);
 extern int goHostBegin(int nprocs);
 extern int goHostEnd(void);
 extern int goHostNprocs(void);

@@ -12,13 +12,21 @@
 #define SHOW(what, call) (printf("%s: %d\n", what, (int)(call)), fflush(stdout))
 #define SHOW_PTR(what, call) (printf("%s: %s\n", what, (call) ? "an area" : "NULL"), fflush(stdout))
 
+static int kernel(void)
+{
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    /* no access, and kept mapped: no other mapping takes its place */
+    char *noaccess = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    SHOW("bsp_init of the name at 0x10", bsp_init((char *)0x10, argc, argv));
+    SHOW("bsp_init of a name without access", bsp_init(noaccess, argc, argv));
+    SHOW("ebsp_register_kernel of the name at 0x10", ebsp_register_kernel((char *)0x10, kernel));
     if (!bsp_init("e_fault_host.elf", argc, argv) || !bsp_begin(2))
         return 2;
     char buf[64] = "sixteen bytes...";
-    /* no access, and kept mapped: no other mapping takes its place */
-    char *noaccess = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     static const char ro[16] = "read-only";
 #if UINTPTR_MAX > 0xffffffffu
     off_t wild = (off_t)0x4142434445464748LL; /* no address at all: not canonical */
