@@ -15,6 +15,7 @@ import "C"
 import (
 	"unsafe"
 
+	"libebsp/emesh"
 	"libebsp/runtime"
 )
 
@@ -233,62 +234,93 @@ func goHostTagsize() C.int {
 	return 0
 }
 
-//export ebsp_set_tagsize
-func ebsp_set_tagsize(tagBytes *C.int) {
+// The host's message calls are C functions (host_api.c) that check the
+// pointers they are given (see user_pointer_small in shim.h) and call
+// these. A pointer the shim did not pass on arrives as nil, with its value
+// in small.
+
+// reportSmall reports a pointer that the shim did not pass on: the n bytes
+// at the small number p, argument what of call.
+func reportSmall(call, what string, p uintptr, n int, write bool) {
+	bad := emesh.BadMemory{P: p, At: p, N: n, Write: write}
+	complain(call + ": " + bad.Describe(what))
+}
+
+//export goSetHostTagsize
+func goSetHostTagsize(size C.int) C.int {
 	m := hostMachine("ebsp_set_tagsize")
-	if m == nil || tagBytes == nil {
-		return
+	if m == nil {
+		return size
 	}
-	old, err := m.SetHostTagsize(int(*tagBytes))
+	old, err := m.SetHostTagsize(int(size))
 	if err != nil {
 		complain(err.Error())
 	}
-	*tagBytes = C.int(old)
+	return C.int(old)
 }
 
-//export ebsp_send_down
-func ebsp_send_down(pid C.int, tag, payload unsafe.Pointer, nbytes C.int) {
-	if m := hostMachine("ebsp_send_down"); m != nil {
-		if err := m.SendDown(int(pid), tag, payload, int(nbytes)); err != nil {
-			complain(err.Error())
+//export goSendDown
+func goSendDown(pid C.int, tag unsafe.Pointer, smallTag C.uintptr_t, payload unsafe.Pointer, nbytes C.int) {
+	m := hostMachine("ebsp_send_down")
+	if m == nil {
+		return
+	}
+	if n := m.SendDownTagsize(); smallTag != 0 && n > 0 {
+		reportSmall("ebsp_send_down", "the tag", uintptr(smallTag), n, false)
+		return
+	}
+	if err := m.SendDown(int(pid), tag, payload, int(nbytes)); err != nil {
+		complain(err.Error())
+	}
+}
+
+// goHostQSize stores the host queue's counts in the shim's variables.
+//
+//export goHostQSize
+func goHostQSize(packets, accumBytes *C.int) {
+	if m := hostMachine("ebsp_qsize"); m != nil {
+		n, bytes := m.HostQSize()
+		*packets, *accumBytes = C.int(n), C.int(bytes)
+	}
+}
+
+//export goHostGetTag
+func goHostGetTag(tag unsafe.Pointer, smallTag C.uintptr_t) C.int {
+	m := hostMachine("ebsp_get_tag")
+	if m == nil {
+		return -1
+	}
+	if n := m.HostTagsize(); smallTag != 0 && n > 0 {
+		if _, ok := m.HostPeekSize(); ok {
+			reportSmall("ebsp_get_tag", "the tag", uintptr(smallTag), n, true)
 		}
 	}
+	st, err := m.HostGetTag(tag)
+	if err != nil {
+		complain(err.Error())
+	}
+	return C.int(st)
 }
 
-//export ebsp_qsize
-func ebsp_qsize(packets, accumBytes *C.int) {
-	n, bytes := 0, 0
-	if m := hostMachine("ebsp_qsize"); m != nil {
-		n, bytes = m.HostQSize()
+//export goHostMove
+func goHostMove(payload unsafe.Pointer, smallPayload C.uintptr_t, bufferSize C.int) {
+	m := hostMachine("ebsp_move")
+	if m == nil {
+		return
 	}
-	if packets != nil {
-		*packets = C.int(n)
+	if size, ok := m.HostPeekSize(); smallPayload != 0 && ok && min(size, int(bufferSize)) > 0 {
+		reportSmall("ebsp_move", "the payload", uintptr(smallPayload), min(size, int(bufferSize)), true)
+		return
 	}
-	if accumBytes != nil {
-		*accumBytes = C.int(bytes)
-	}
-}
-
-//export ebsp_get_tag
-func ebsp_get_tag(status *C.int, tag unsafe.Pointer) {
-	st := -1
-	if m := hostMachine("ebsp_get_tag"); m != nil {
-		st = m.HostGetTag(tag)
-	}
-	if status != nil {
-		*status = C.int(st)
+	if err := m.HostMove(payload, int(bufferSize)); err != nil {
+		complain(err.Error())
 	}
 }
 
-//export ebsp_move
-func ebsp_move(payload unsafe.Pointer, bufferSize C.int) {
-	if m := hostMachine("ebsp_move"); m != nil {
-		m.HostMove(payload, int(bufferSize))
-	}
-}
-
-//export ebsp_hpmove
-func ebsp_hpmove(tagOut, payloadOut *unsafe.Pointer) C.int {
+// goHostHPMove stores the message's pointers in the shim's variables.
+//
+//export goHostHPMove
+func goHostHPMove(tagOut, payloadOut *unsafe.Pointer) C.int {
 	m := hostMachine("ebsp_hpmove")
 	if m == nil {
 		return -1

@@ -8,6 +8,8 @@
 #ifndef EBSP_COMM_H
 #define EBSP_COMM_H
 
+#include <stdint.h>
+
 extern void goPushReg(int pid, void *variable, int nbytes);
 extern void goPopReg(int pid, void *variable);
 extern int goPut(int pid, int target, void *src, void *dst, int offset, int nbytes);
@@ -21,5 +23,14 @@ extern int goSetTagsize(int pid, int tagsize);
 extern int goHostTagsize(void);
 extern void goSend(int pid, int target, void *tag, void *payload, int nbytes);
 extern void goSendUp(int pid, void *tag, void *payload, int nbytes);
+
+/* The host's message calls (host_api.c checks their pointers first; a
+ * small one is passed as NULL, its value in small_*). */
+extern int goSetHostTagsize(int size);
+extern void goSendDown(int pid, void *tag, uintptr_t small_tag, void *payload, int nbytes);
+extern void goHostQSize(int *packets, int *accum_bytes);
+extern int goHostGetTag(void *tag, uintptr_t small_tag);
+extern void goHostMove(void *payload, uintptr_t small_payload, int buffer_size);
+extern int goHostHPMove(void **tag, void **payload);
 
 #endif

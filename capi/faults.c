@@ -3,7 +3,10 @@
  * (cores are threads of it), but first the library says which core crashed,
  * in which superstep, and the faulting address. Also the watchdog's way to
  * stop a core that computes forever: a signal that unwinds the core only
- * when it is interrupted inside its own kernel code.
+ * when it is interrupted inside its own kernel code. And the check of
+ * memory a program hands over (user_memory_good), whose faults the
+ * handler catches; and a crash of the host inside a callback, or in
+ * memory bsp_end released, reported like a core's.
  */
 #define _GNU_SOURCE
 #include "shim.h"
@@ -22,6 +25,22 @@ enum { N_FAULT_SIGNALS = sizeof fault_signals / sizeof fault_signals[0] };
 static struct sigaction previous[N_FAULT_SIGNALS];
 static __thread void *alt_stack;
 enum { ALT_STACK_SIZE = 64 * 1024 };
+
+/* Set while user_memory_good touches memory a program handed over: a
+ * fault there jumps back to it instead of ending the process. */
+static __thread sigjmp_buf *probe_jmp;
+
+/* What the host thread runs for the library (faults_host_call), for the
+ * report of a crash there; NULL outside. */
+static __thread const char *host_activity;
+
+/* The memories the last bsp_end unmapped, [lo, hi) each: the external
+ * memory and the cores' local memories. */
+static _Atomic uintptr_t released[2][2];
+static const char *const released_what[2] = {
+    "the external memory that bsp_end released (stream areas and ebsp_ext_malloc blocks are valid until bsp_end)",
+    "the cores' local memory that bsp_end released",
+};
 
 static int interrupt_signal(void)
 {
@@ -87,23 +106,52 @@ static void chain(int sig, siginfo_t *info, void *uctx)
     signal(sig, SIG_DFL); /* the fault repeats on return and kills the process */
 }
 
+/* Keeps the cores' and the host's earlier output: stdout is lost when
+ * the process dies. */
+static void flush_stdout(void)
+{
+    if (ftrylockfile(stdout) == 0) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+}
+
+/* The report of a crash on a thread that is no core, when the library can
+ * say what crashed: a callback it called, or a use of memory bsp_end
+ * released. 0 when it cannot (the program's own crash). */
+static int host_crash_line(char *line, size_t size, int sig, const siginfo_t *info)
+{
+    uintptr_t a = (uintptr_t)info->si_addr;
+    const char *where = NULL;
+    for (int i = 0; i < 2 && !where; i++)
+        if (a >= atomic_load(&released[i][0]) && a < atomic_load(&released[i][1]))
+            where = released_what[i];
+    const char *what = host_activity;
+    if (!what && !where)
+        return 0;
+    return snprintf(line, size, "ebsp: %s crashed: %s at address %p%s%s\n", what ? what : "the host",
+                    signal_name(sig), info->si_addr, where ? ", in " : "", where ? where : "");
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
+    if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
+        siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
     const void *pc = pc_of(uctx);
     const void *own = object_base((const void *)on_fault);
     int in_library = pc && object_base(pc) == own;
-    if (self) {
-        char line[256];
-        int n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s\n",
-                         self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
-                         info->si_addr, in_library ? " (inside libebsp)" : "");
-        /* keep the cores' earlier output: stdout is lost when the process dies */
-        if (ftrylockfile(stdout) == 0) {
-            fflush_unlocked(stdout);
-            funlockfile(stdout);
-        }
-        if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+    char line[320];
+    int n;
+    if (self)
+        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s\n",
+                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
+                     info->si_addr, in_library ? " (inside libebsp)" : "");
+    else
+        n = host_crash_line(line, sizeof line, sig, info);
+    if (n > 0) {
+        flush_stdout();
+        if (write(STDERR_FILENO, line, (size_t)n) < 0)
             _exit(128 + sig);
     }
     if (in_library || !self) {
@@ -111,6 +159,27 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         return;
     }
     signal(sig, SIG_DFL);
+}
+
+void faults_host_call(void (*fn)(void), const char *what)
+{
+    const char *outer = host_activity;
+    host_activity = what;
+    atomic_signal_fence(memory_order_seq_cst);
+    fn();
+    atomic_signal_fence(memory_order_seq_cst);
+    host_activity = outer;
+}
+
+void faults_released(const void *ext, size_t ext_bytes, const void *local, size_t local_bytes)
+{
+    faults_install();
+    const void *base[2] = {ext, local};
+    size_t bytes[2] = {ext_bytes, local_bytes};
+    for (int i = 0; i < 2; i++) {
+        atomic_store(&released[i][0], (uintptr_t)base[i]);
+        atomic_store(&released[i][1], (uintptr_t)base[i] + bytes[i]);
+    }
 }
 
 static void on_interrupt(int sig, siginfo_t *info, void *uctx)
@@ -127,10 +196,11 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
     longjmp(self->exit_jmp, 1);
 }
 
+static _Atomic int installed;
+
 void faults_install(void)
 {
-    static _Atomic int done;
-    if (atomic_exchange(&done, 1))
+    if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -166,4 +236,83 @@ void faults_thread_end(void)
 void faults_interrupt(struct ebsp_core *core)
 {
     pthread_kill(core->thread, interrupt_signal());
+}
+
+/* Touches the byte at a as a read, or as a write that leaves it as it is
+ * (an atomic add of 0, so that a concurrent store by another thread is
+ * not undone). */
+static inline void touch(uintptr_t a, int write)
+{
+    if (write)
+        __atomic_fetch_add((volatile unsigned char *)a, 0, __ATOMIC_RELAXED);
+    else
+        (void)*(volatile const unsigned char *)a;
+}
+
+/* Touches one byte in every page of the n bytes at p, and their last byte
+ * (a page is at least 4 KiB); *done follows the offset of the byte
+ * touched. */
+static void touch_pages(uintptr_t start, size_t n, int write, volatile size_t *done)
+{
+    uintptr_t last = start + (n - 1);
+    if (last < start)
+        last = UINTPTR_MAX; /* the range wraps: the top of the address space is never the program's */
+    for (uintptr_t a = start;;) {
+        *done = a - start;
+        touch(a, write);
+        if (a >= (last & ~(uintptr_t)4095))
+            break;
+        a = (a | 4095) + 1;
+    }
+    *done = last - start;
+    touch(last, write);
+}
+
+/* After the handler jumped back to a probe: the probe is over, and the
+ * handler's signal, still blocked, is unblocked. */
+static void probe_caught(void)
+{
+    probe_jmp = NULL;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGSEGV);
+    sigaddset(&set, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+size_t user_memory_good(const void *p, size_t n, int write)
+{
+    if (n == 0 || (uintptr_t)p < LOWEST_ADDRESS)
+        return 0;
+    faults_install();
+    sigjmp_buf jmp;
+    volatile size_t done = 0;
+    if (sigsetjmp(jmp, 0)) {
+        probe_caught();
+        return done;
+    }
+    probe_jmp = &jmp;
+    atomic_signal_fence(memory_order_seq_cst); /* set before the first touch */
+    touch_pages((uintptr_t)p, n, write, &done);
+    atomic_signal_fence(memory_order_seq_cst);
+    probe_jmp = NULL;
+    return n;
+}
+
+int user_string_good(const char *s, size_t max)
+{
+    if ((uintptr_t)s < LOWEST_ADDRESS)
+        return 0;
+    faults_install();
+    sigjmp_buf jmp;
+    if (sigsetjmp(jmp, 0)) {
+        probe_caught();
+        return 0;
+    }
+    probe_jmp = &jmp;
+    atomic_signal_fence(memory_order_seq_cst);
+    size_t n = strnlen(s, max);
+    atomic_signal_fence(memory_order_seq_cst);
+    probe_jmp = NULL;
+    return n < max;
 }

@@ -74,8 +74,10 @@ func boolInt(ok bool) C.int {
 	return 0
 }
 
-//export bsp_init
-func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
+// goInit is bsp_init (host_api.c checks the name first).
+//
+//export goInit
+func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 	_, _ = argc, argv // EBSP ignores them too
 	m := hostMachine("bsp_init")
 	if m == nil {
@@ -98,8 +100,11 @@ func bsp_init(name *C.char, argc C.int, argv **C.char) C.int {
 	return 1
 }
 
-//export ebsp_register_kernel
-func ebsp_register_kernel(name *C.char, kernel unsafe.Pointer) C.int {
+// goRegisterKernel is ebsp_register_kernel (host_api.c checks the name
+// first).
+//
+//export goRegisterKernel
+func goRegisterKernel(name *C.char, kernel unsafe.Pointer) C.int {
 	m := hostMachine("ebsp_register_kernel")
 	if m == nil || name == nil {
 		return 0
@@ -216,9 +221,20 @@ func goHostEnd() C.int {
 	if m == nil {
 		return 0
 	}
+	// The host may keep pointers into the memories End unmaps (stream
+	// areas): its crash there is reported as a use after bsp_end.
+	var ext, local unsafe.Pointer
+	var extSize, localSize int
+	if mem := m.Memory(); mem != nil && mem.Cores() > 0 {
+		ext, extSize = mem.Ext().Base(), mem.Ext().Size()
+		local, localSize = mem.Local(0).Base(), mem.Cores()*mem.Local(0).Size()
+	}
 	if err := m.End(); err != nil {
 		complainErr(err)
 		return 0
+	}
+	if ext != nil {
+		C.faults_released(ext, C.size_t(extSize), local, C.size_t(localSize))
 	}
 	current.unload()
 	C.ebsp_active_nprocs = 0

@@ -384,6 +384,16 @@ void declareTopology(int dimensions[], int ndimensions, int localHost)
                dimensions ? "" : " in a NULL array", LQCD_MAX_DIMS);
         return;
     }
+    /* the engine (Go) reads a copy: a fault inside Go could not be reported */
+    size_t dims_bytes = (size_t)ndimensions * sizeof(int);
+    if (user_memory_good(dimensions, dims_bytes, 0) < dims_bytes) {
+        seterr(LQCD_ERR_ARG, "declareTopology: cannot read the array of %d dimensions at %p: no readable memory there",
+               ndimensions, (void *)dimensions);
+        return;
+    }
+    int dims[LQCD_MAX_DIMS];
+    memcpy(dims, dimensions, dims_bytes);
+    dimensions = dims;
     int ok = 0;
     pthread_mutex_lock(&L.topo_lock);
     if (!L.topo) {

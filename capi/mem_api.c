@@ -162,11 +162,20 @@ void ebsp_dma_push(ebsp_dma_handle *desc, void *dst, const void *src, size_t nby
         return;
     }
     desc->core = self->pid;
+    if (user_pointer_small(src, nbytes) || user_pointer_small(dst, nbytes)) {
+        int bad_src = user_pointer_small(src, nbytes);
+        goBadUserMemory(self->pid, "ebsp_dma_push", bad_src ? "the source" : "the destination",
+                        (uintptr_t)(bad_src ? src : dst), nbytes, 0, !bad_src);
+        sched_leave_if_stopped(); /* the handle keeps ticket 0: nothing to wait for */
+        return;
+    }
     desc->ticket = goDmaPush(self->pid, dst, (void *)(uintptr_t)src, nbytes, &desc->reserved[0]);
     desc->reserved[1] = (void *)handle_check(desc);
     struct dma_slot *slot = desc->reserved[0];
     if (slot && slot->sync) /* EBSP_DMA_SYNC=1: complete before returning */
         ebsp_dma_wait(desc);
+    else if (desc->ticket == 0) /* refused: the run is stopped */
+        sched_leave_if_stopped();
 }
 
 void ebsp_dma_wait(ebsp_dma_handle *desc)

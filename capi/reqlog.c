@@ -99,6 +99,10 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
 
 int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
+    /* the engine writes dst at the sync, in Go: one that cannot be written
+       goes to it now instead, to be reported by the call */
+    if (nbytes > 0 && user_memory_good(dst, (size_t)nbytes, 1) < (size_t)nbytes)
+        return 0;
     struct reqlog_entry *e = append(self, REQ_GET, 0);
     if (!e)
         return 0;

@@ -442,7 +442,7 @@ static void host_loop(void)
             return;
         if (atomic_exchange(&run.host_sync_pending, 0)) {
             if (!atomic_load(&run.stopped))
-                ebsp_sync_cb();
+                faults_host_call(ebsp_sync_cb, "the host's sync callback");
             release_gen();
             continue;
         }

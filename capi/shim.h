@@ -316,6 +316,40 @@ void faults_thread_end(void);
 /* Asks a core that computes without calling the library to leave its
  * kernel (watchdog); it leaves only when interrupted in its own kernel code. */
 void faults_interrupt(struct ebsp_core *core);
+/* No memory is mapped below this address (Linux keeps at least the first
+ * page free): a pointer below it is a small number, not an address. */
+enum { LOWEST_ADDRESS = 4096 };
+/* How many of the n bytes at p, memory a program handed over, the library
+ * can read (write: and write), n when all of them: it touches one byte in
+ * every page, and a fault there is caught (the handler jumps back). Checked
+ * before the Go engine copies such memory, as a fault inside Go code ends
+ * the process with a Go runtime dump instead of a report. */
+size_t user_memory_good(const void *p, size_t n, int write);
+/* Whether s, a string a program handed over, can be read up to its NUL,
+ * which comes before max bytes (checked the same way). */
+int user_string_good(const char *s, size_t max);
+/* Whether p, with n bytes to copy, is such a small number (NULL too). It
+ * must not reach Go as a pointer: the Go runtime aborts when it finds one
+ * below 4096 in a pointer variable while it moves a goroutine's stack, so
+ * the shim reports it with goBadUserMemory instead of passing it on. */
+static inline int user_pointer_small(const void *p, size_t n)
+{
+    return n > 0 && (uintptr_t)p < LOWEST_ADDRESS;
+}
+/* p as Go may see it: NULL when it is such a small number. For arguments
+ * the engine does not read then (no bytes to copy), or whose value the
+ * shim passes separately, as a number. */
+static inline void *user_pointer_for_go(const void *p)
+{
+    return user_pointer_small(p, 1) ? NULL : (void *)(uintptr_t)p;
+}
+/* Runs fn, a function of the host program the library calls on the host
+ * thread (a callback); a crash inside is reported as "ebsp: WHAT crashed:
+ * SIGSEGV ..." (what: e.g. "the host's end callback"). */
+void faults_host_call(void (*fn)(void), const char *what);
+/* bsp_end unmapped the emulated memories: a host crash at an address in
+ * them is reported as a use of memory after bsp_end. */
+void faults_released(const void *ext, size_t ext_bytes, const void *local, size_t local_bytes);
 /* Load address of the shared object that contains addr, or NULL. */
 const void *object_base(const void *addr);
 
@@ -350,10 +384,18 @@ extern void goCoreAbort(int pid, char *msg);
  * core that saw the deadlock. */
 enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2 };
 extern void goReportStall(int kind);
+extern int goInit(char *name, int argc, char **argv);
+extern int goRegisterKernel(char *name, void *kernel);
 extern int goHostBegin(int nprocs);
 extern int goHostEnd(void);
 extern int goHostNprocs(void);
 extern struct ebsp_core *goSpmdStart(void);
 extern void goSpmdDone(int ok);
+/* Reports memory a program handed over that cannot be used: n bytes at p
+ * for argument `what` (e.g. "the source") of `call`, to be read, or
+ * written with write, of which the first `good` can (user_memory_good);
+ * on core pid (stopping the run), or on the host for pid -1 (a line on
+ * stderr). */
+extern void goBadUserMemory(int pid, char *call, char *what, uintptr_t p, size_t n, size_t good, int write);
 
 #endif

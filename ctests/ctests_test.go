@@ -39,8 +39,8 @@
 // Canonicalisation: within every run of consecutive "$PP: " lines, the lines
 // are sorted by pid, keeping each core's own order. Host lines stay where
 // they are. "{DIR}" in expectations stands for the build directory; where an
-// expectation holds "{ADDR}", every address in the output (0x and at least
-// five hex digits) is compared as "{ADDR}".
+// expectation (expected or expected_stderr) holds "{ADDR}", every address
+// in that output (0x and at least five hex digits) is compared as "{ADDR}".
 package ctests
 
 import (
@@ -277,7 +277,11 @@ func compareRun(t *testing.T, dir, build, bin string, env []string) []string {
 		diffs = append(diffs, fmt.Sprintf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, exp, stderr))
 	}
 	if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
-		if g, w := strings.TrimSpace(stderr), strings.TrimSpace(expand(string(want))); g != w {
+		g, w := strings.TrimSpace(stderr), strings.TrimSpace(expand(string(want)))
+		if strings.Contains(w, "{ADDR}") {
+			g = address.ReplaceAllString(g, "{ADDR}")
+		}
+		if g != w {
 			diffs = append(diffs, fmt.Sprintf("stderr differs\n--- got\n%s\n--- want\n%s", g, w))
 		}
 	} else if stderr != "" {

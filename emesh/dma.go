@@ -43,7 +43,12 @@ type DMA struct {
 	queue  []transfer // pushed and not complete, in ticket order
 	issued uint32
 	free   int64 // when the engine finishes the last transfer pushed
+	fault  Fault // a transfer that could not be copied (TakeFault)
 }
+
+// Fault is a transfer that could not be copied: Call pushed it, Problem
+// says what was wrong.
+type Fault struct{ Call, Problem string }
 
 // DMASlot is the state of a DMA engine shared with C (struct dma_slot of
 // capi/mem.h; capi/twins.go checks the layouts agree): Done is the last complete ticket, Issued the
@@ -59,8 +64,9 @@ type transfer struct {
 	dst, src unsafe.Pointer
 	n        int
 	ticket   uint32
-	due      int64 // clock time of completion, per the model
-	copied   bool  // synchronous engines copy at the push
+	due      int64  // clock time of completion, per the model
+	copied   bool   // synchronous engines copy at the push
+	call     string // the call that pushed it: its ends are the program's, checked when copied
 }
 
 var epoch = time.Now()
@@ -92,19 +98,63 @@ func (d *DMA) SetClock(clock func() int64) {
 
 // Push queues a copy of n bytes from src to dst and returns its ticket
 // (never 0: 0 means "no transfer" in a DMA handle). Only the owning core
-// pushes, so tickets complete in the order they are issued.
+// pushes, so tickets complete in the order they are issued. Both ends are
+// the library's own memory; PushChecked is for ends a program gave.
 func (d *DMA) Push(dst, src unsafe.Pointer, n int) uint32 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.push(transfer{dst: dst, src: src, n: n})
+}
+
+// PushChecked is Push for a transfer whose ends a program gave to call
+// (e.g. "ebsp_dma_push"): an end that starts in an emulated memory must
+// lie inside it, and an end outside them (host memory: kernel globals and
+// stacks) must be readable (the source) or writable (the destination),
+// now and again when it is copied. A bad transfer is not queued:
+// PushChecked returns ticket 0 and what is wrong, e.g. "cannot read 16
+// bytes of the source at 0x10: no readable memory there". With
+// EBSP_DMA_SYNC=1 it also returns the fault of the copy.
+func (d *DMA) PushChecked(call string, dst, src unsafe.Pointer, n int) (uint32, string) {
+	if problem := d.checkEnd(src, n, false); problem != "" {
+		return 0, problem
+	}
+	if problem := d.checkEnd(dst, n, true); problem != "" {
+		return 0, problem
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ticket := d.push(transfer{dst: dst, src: src, n: n, call: call})
+	return ticket, d.takeFault().Problem
+}
+
+// checkEnd checks one end of a transfer a program gave.
+func (d *DMA) checkEnd(p unsafe.Pointer, n int, write bool) (problem string) {
+	what := "the source"
+	if write {
+		what = "the destination"
+	}
+	if d.mem != nil {
+		if inside, problem := d.mem.overrun(p, n, what); inside {
+			return problem
+		}
+	}
+	if bad := CheckUser(p, n, write); bad != nil {
+		return bad.Describe(what)
+	}
+	return ""
+}
+
+// push queues t; d.mu is held.
+func (d *DMA) push(t transfer) uint32 {
 	d.issued++
 	if d.issued == 0 { // tickets compare across the wrap; only 0 itself is reserved
 		d.issued = 1
 	}
 	start := max(d.clock(), d.free)
-	d.free = start + d.model.Nanos(n, d.route(dst, src))
-	t := transfer{dst: dst, src: src, n: n, ticket: d.issued, due: d.free}
+	d.free = start + d.model.Nanos(t.n, d.route(t.dst, t.src))
+	t.ticket, t.due = d.issued, d.free
 	if d.sync {
-		copyTransfer(t)
+		d.copyTransfer(t)
 		t.copied = true
 	}
 	d.queue = append(d.queue, t)
@@ -190,15 +240,46 @@ func (d *DMA) dueOf(ticket uint32) int64 {
 // publishes its ticket; d.mu is held.
 func (d *DMA) complete(t transfer) {
 	if !t.copied {
-		copyTransfer(t)
+		d.copyTransfer(t)
 	}
 	d.slot.Done.Store(t.ticket)
 }
 
-func copyTransfer(t transfer) {
-	if t.n > 0 {
-		copy(unsafe.Slice((*byte)(t.dst), t.n), unsafe.Slice((*byte)(t.src), t.n))
+// copyTransfer copies t, unless it is a program's transfer with an end
+// that can no longer be read or written (freed after the push): that one
+// is recorded for TakeFault and dropped. d.mu is held.
+func (d *DMA) copyTransfer(t transfer) {
+	if t.n <= 0 {
+		return
 	}
+	if t.call != "" {
+		bad := CheckUser(t.src, t.n, false)
+		what := "the source"
+		if bad == nil {
+			bad, what = CheckUser(t.dst, t.n, true), "the destination"
+		}
+		if bad != nil {
+			if d.fault == (Fault{}) {
+				d.fault = Fault{t.call, "when the transfer was copied: " + bad.Describe(what)}
+			}
+			return
+		}
+	}
+	copy(unsafe.Slice((*byte)(t.dst), t.n), unsafe.Slice((*byte)(t.src), t.n))
+}
+
+// TakeFault returns, once, the transfer that could not be copied (the
+// zero Fault when none).
+func (d *DMA) TakeFault() Fault {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.takeFault()
+}
+
+func (d *DMA) takeFault() Fault {
+	f := d.fault
+	d.fault = Fault{}
+	return f
 }
 
 // Wait blocks the calling goroutine until ticket is complete. For Go

@@ -162,6 +162,31 @@ func (m *Memory) LocalOwner(p unsafe.Pointer, n int) (pid int, ok bool) {
 	return pid, m.local[pid].Contains(p, n)
 }
 
+// overrun checks n bytes at p, an end of a transfer named what (e.g. "the
+// source"), against the emulated memory it starts in: inside is false when
+// p lies in none of them, problem is "" when the bytes fit.
+func (m *Memory) overrun(p unsafe.Pointer, n int, what string) (inside bool, problem string) {
+	if off, ok := m.ext.Offset(p); ok {
+		if n > m.ext.Size()-off {
+			return true, fmt.Sprintf("%s, %d bytes from external memory offset %#x, runs past its end (%#x bytes)", what, n, off, m.ext.Size())
+		}
+		return true, ""
+	}
+	if len(m.localMap) == 0 {
+		return false, ""
+	}
+	start := uintptr(unsafe.Pointer(&m.localMap[0]))
+	if uintptr(p) < start || uintptr(p)-start >= uintptr(len(m.localMap)) {
+		return false, ""
+	}
+	pid := int(uintptr(p)-start) / m.cfg.LocalSize
+	off := int(uintptr(p)-start) % m.cfg.LocalSize
+	if n > m.cfg.LocalSize-off {
+		return true, fmt.Sprintf("%s, %d bytes from offset %#x of core %02d's local memory, runs past its end (%#x bytes)", what, n, off, pid, m.cfg.LocalSize)
+	}
+	return true, ""
+}
+
 // InExt tells whether p lies in the external memory.
 func (m *Memory) InExt(p unsafe.Pointer) bool {
 	_, ok := m.ext.Offset(p)

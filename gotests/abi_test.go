@@ -510,7 +510,9 @@ func (r *recorder) Errorf(string, ...any) { r.failed = true }
 
 // The functions implemented in Go are exported with the C types the
 // headers declare: compared with the prototypes cgo generated. (Functions
-// of the C shim include the headers, so their compiler checks them.)
+// of the C shim include the headers, so their compiler checks them.) There
+// may be none: the shim implements every public function that takes a
+// pointer, to check it before Go sees it.
 func TestGoExportsMatchHeaders(t *testing.T) {
 	generated, err := os.ReadFile(filepath.Join(repoRoot(), "lib", "libebsp-go-exports.h"))
 	require.NoError(t, err, "run `make lib` first")
@@ -521,18 +523,14 @@ func TestGoExportsMatchHeaders(t *testing.T) {
 			goFuncs[name] = f
 		}
 	}
-	checked := 0
+	require.Contains(t, goFuncs, "goPut", "the generated prototypes were not parsed")
 	for _, header := range publicHeaders {
 		for name, d := range declaredFunctions(t, header) {
-			exported, ok := goFuncs[name]
-			if !ok {
-				continue
+			if exported, ok := goFuncs[name]; ok {
+				assert.Equal(t, abiOf(d.fn).String(), exported.String(), "%s in %s", name, d.file)
 			}
-			checked++
-			assert.Equal(t, abiOf(d.fn).String(), exported.String(), "%s in %s", name, d.file)
 		}
 	}
-	assert.Positive(t, checked, "no Go exports compared")
 }
 
 func TestParseGoExport(t *testing.T) {

@@ -544,7 +544,11 @@ void ebsp_memcpy(void *dst, const void *src, size_t nbytes);
  * another in the order pushed.  Neither buffer may be touched until the
  * transfer has been waited for.  Addresses from ebsp_get_direct_address()
  * let the DMA write to or read from other cores.  A zero-byte push leaves
- * desc as it was.
+ * desc as it was.  A bad transfer is a BSP ERROR that stops the run (at
+ * every check level): a NULL or unreadable src, a NULL or unwritable dst,
+ * or either running past the end of the local or external memory it
+ * starts in; also a buffer that can no longer be read or written when the
+ * transfer is copied.
  *
  * Differences from the board: the bytes are copied when the transfer is
  * waited for (or the core synchronises), never before its time on the

@@ -325,18 +325,19 @@ void *bsp_stream_create(int stream_size, int token_size, const void *initial_dat
  *
  * Returns 1 on success, 0 on failure, printing "ebsp: ERROR: ..." on
  * stderr: a bad pid, a range running past the end of the local memory,
- * or an offset from the local memory size up to 1 MiB (a core's address
- * space on the Epiphany; no host pointer lies that low).  Can be used
- * after bsp_begin(): before ebsp_spmd(), after it, and from the callback
- * set with ebsp_set_sync_callback().  The local memory keeps its bytes
- * between runs until bsp_end().
+ * an offset from the local memory size up to 1 MiB (a core's address
+ * space on the Epiphany; no host pointer lies that low), or memory on
+ * either side that cannot be read or written (nothing is copied then).
+ * Can be used after bsp_begin(): before ebsp_spmd(), after it, and from
+ * the callback set with ebsp_set_sync_callback().  The local memory keeps
+ * its bytes between runs until bsp_end().
  *
  * Pointers: a pointer into this core's local memory (a block from
  * ebsp_malloc()) or into external memory must lie wholly inside it; a
  * pointer into another core's local memory is refused (the pid is wrong).
  * Any other pointer is accepted as host memory, where kernel globals and
  * stacks live in the emulator, so a kernel may hand up the address of a
- * global; the library cannot check such a pointer further.
+ * global; the library checks only that the memory is there.
  *
  * Difference from the board: kernel code, globals and stack do not live in
  * the emulated local memory, so addresses of kernel variables must not be

@@ -182,16 +182,19 @@ func (c *Core) Tagsize() int { return c.comm.tagsize }
 
 // Send is bsp_send: tag and payload are copied now, delivered at the sync.
 func (c *Core) Send(pid int, tag, payload unsafe.Pointer, nbytes int) *Error {
+	return c.send(pid, tag, payload, nbytes, true)
+}
+
+// send is Send; checkMemory is false for a message in the request log, the
+// library's own copy.
+func (c *Core) send(pid int, tag, payload unsafe.Pointer, nbytes int, checkMemory bool) *Error {
 	const call = "bsp_send"
 	if pid < 0 || pid >= len(c.m.cores) {
 		return c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
 	}
 	tagLen := c.comm.tagsize
-	plain := nbytes >= 0 && (tag != nil || tagLen == 0) && (payload != nil || nbytes == 0)
-	if !plain { // checkMessage names what is wrong (a call per message costs)
-		if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
-			return err
-		}
+	if err := c.checkMessage(call, tag, payload, nbytes, checkMemory); err != nil {
+		return err
 	}
 	data, err := c.pack(call, laneData, pid, kindMessage, uint32(tagLen), 0, tagLen+nbytes)
 	if err != nil {
@@ -254,17 +257,23 @@ func (c *Core) clearQueue() {
 	c.comm.inbox.reset()
 }
 
-func (c *Core) checkMessage(call string, tag, payload unsafe.Pointer, nbytes int) *Error {
+// checkMessage checks a message's arguments before the engine copies its
+// tag and payload (with checkMemory, that they can be read): at every
+// check level, as the copy would fault inside Go code.
+func (c *Core) checkMessage(call string, tag, payload unsafe.Pointer, nbytes int, checkMemory bool) *Error {
 	if nbytes < 0 {
 		return c.errorf(call, "negative size %d", nbytes)
-	}
-	if c.m.comm.unchecked {
-		return nil
 	}
 	if tag == nil && c.comm.tagsize > 0 {
 		return c.errorf(call, "the tag is NULL but the tag size is %d", c.comm.tagsize)
 	}
-	return c.checkBuffer(call, "the payload", payload, nbytes)
+	if !checkMemory {
+		return nil
+	}
+	if err := c.checkBuffer(call, "the tag", tag, c.comm.tagsize, false); err != nil {
+		return err
+	}
+	return c.checkBuffer(call, "the payload", payload, nbytes, false)
 }
 
 // QSize is bsp_qsize.

@@ -285,7 +285,8 @@ func TestTagSizesDownAndUp(t *testing.T) {
 			assert.Equal(t, 3*4, bytes)
 			for pid := range n {
 				got := make([]byte, 16)
-				size := m.HostGetTag(unsafe.Pointer(&got[0]))
+				size, err := m.HostGetTag(unsafe.Pointer(&got[0]))
+				assert.NoError(t, err)
 				assert.Equal(t, 4, size)
 				assert.Equal(t, tag[:tagsize+1], got[:tagsize+1])
 				if pid == 2 {
@@ -295,10 +296,12 @@ func TestTagSizesDownAndUp(t *testing.T) {
 					continue
 				}
 				buf := make([]byte, 3)
-				m.HostMove(unsafe.Pointer(&buf[0]), 3)
+				assert.NoError(t, m.HostMove(unsafe.Pointer(&buf[0]), 3))
 				assert.Equal(t, fmt.Sprintf("up %d", pid)[:3], string(buf))
 			}
-			assert.Equal(t, -1, m.HostGetTag(nil))
+			size, err := m.HostGetTag(nil)
+			assert.NoError(t, err)
+			assert.Equal(t, -1, size)
 			// down messages go to one run only
 			require.Nil(t, spmd(t, m, func(k kcore) {
 				assert.Equal(k.t, -1, k.GetTag(nil))

@@ -3,6 +3,8 @@ package runtime
 import (
 	"encoding/binary"
 	"unsafe"
+
+	"libebsp/emesh"
 )
 
 // DRMA: bsp_put and bsp_get are buffered (packed now, carried out at the
@@ -136,18 +138,29 @@ func (c *Core) unknownVariable(call string, addr unsafe.Pointer, pid, offset, nb
 	return c.errorf(call, "the address is not a registered variable (core %02d, %d bytes at offset %d)", pid, nbytes, offset)
 }
 
-func (c *Core) checkBuffer(call, what string, p unsafe.Pointer, nbytes int) *Error {
-	if p == nil && nbytes > 0 && !c.m.comm.unchecked {
-		return c.errorf(call, "%s is NULL but nbytes is %d", what, nbytes)
+// checkBuffer checks the nbytes at p, argument what of call, that the
+// engine is about to read (or, with write, write). At every check level,
+// as a bad pointer would otherwise fault inside Go code: "the source is
+// NULL but nbytes is 16", "cannot read 16 bytes of the source at 0x10: no
+// readable memory there".
+func (c *Core) checkBuffer(call, what string, p unsafe.Pointer, nbytes int, write bool) *Error {
+	if bad := emesh.CheckUser(p, nbytes, write); bad != nil {
+		return c.errorf(call, "%s", bad.Describe(what))
 	}
 	return nil
 }
 
 // Put is bsp_put: src is copied now and written at the next sync.
 func (c *Core) Put(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
+	return c.put(pid, src, dst, offset, nbytes, true)
+}
+
+// put is Put; checkSource is false for a source in the request log, the
+// library's own copy.
+func (c *Core) put(pid int, src, dst unsafe.Pointer, offset, nbytes int, checkSource bool) *Error {
 	slot, err := c.bufferedTarget("bsp_put", pid, dst, offset, nbytes)
-	if err == nil {
-		err = c.checkBuffer("bsp_put", "the source", src, nbytes)
+	if err == nil && checkSource {
+		err = c.checkBuffer("bsp_put", "the source", src, nbytes, false)
 	}
 	if err != nil {
 		return err
@@ -177,7 +190,7 @@ func (c *Core) applyPut(_ int, r record) {
 func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
 	_, reg, err := c.target("bsp_hpput", pid, dst, offset, nbytes)
 	if err == nil {
-		err = c.checkBuffer("bsp_hpput", "the source", src, nbytes)
+		err = c.checkBuffer("bsp_hpput", "the source", src, nbytes, false)
 	}
 	if err != nil {
 		return err
@@ -189,9 +202,15 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 // Get is bsp_get: the source is read during the next sync, before any
 // put of this superstep is applied.
 func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	return c.get(pid, src, offset, dst, nbytes, true)
+}
+
+// get is Get; checkDestination is false for a get from the request log,
+// whose destination the shim checked when it logged it (reqlog_get).
+func (c *Core) get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int, checkDestination bool) *Error {
 	slot, err := c.bufferedTarget("bsp_get", pid, src, offset, nbytes)
-	if err == nil {
-		err = c.checkBuffer("bsp_get", "the destination", dst, nbytes)
+	if err == nil && checkDestination {
+		err = c.checkBuffer("bsp_get", "the destination", dst, nbytes, true)
 	}
 	if err != nil {
 		return err
@@ -251,7 +270,7 @@ func (c *Core) DirectGet(pid int, src unsafe.Pointer, offset int, dst unsafe.Poi
 func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
 	_, reg, err := c.target(call, pid, src, offset, nbytes)
 	if err == nil {
-		err = c.checkBuffer(call, "the destination", dst, nbytes)
+		err = c.checkBuffer(call, "the destination", dst, nbytes, true)
 	}
 	if err != nil {
 		return err

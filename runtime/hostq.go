@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"unsafe"
+
+	"libebsp/emesh"
 )
 
 // Host <-> core messages. ebsp_send_down packs messages per core into the
@@ -63,7 +65,7 @@ func (o *hostOutbox) clear() {
 // Sending up and then calling bsp_sync is reported at that sync.
 func (c *Core) SendUp(tag, payload unsafe.Pointer, nbytes int) *Error {
 	const call = "ebsp_send_up"
-	if err := c.checkMessage(call, tag, payload, nbytes); err != nil {
+	if err := c.checkMessage(call, tag, payload, nbytes, true); err != nil {
 		return err
 	}
 	s, err := recordMessage(&c.comm.up, tag, c.comm.tagsize, payload, nbytes)
@@ -119,6 +121,12 @@ func (m *Machine) SendDown(pid int, tag, payload unsafe.Pointer, nbytes int) err
 	case payload == nil && nbytes > 0:
 		return fmt.Errorf("%s: the payload is NULL but nbytes is %d", call, nbytes)
 	}
+	if bad := emesh.CheckUser(tag, m.comm.hostTag, false); bad != nil {
+		return fmt.Errorf("%s: %s", call, bad.Describe("the tag"))
+	}
+	if bad := emesh.CheckUser(payload, nbytes, false); bad != nil {
+		return fmt.Errorf("%s: %s", call, bad.Describe("the payload"))
+	}
 	if len(m.comm.down) < len(m.cores) {
 		m.comm.down = append(m.comm.down, make([]hostOutbox, len(m.cores)-len(m.comm.down))...)
 	}
@@ -131,6 +139,22 @@ func (m *Machine) SendDown(pid int, tag, payload unsafe.Pointer, nbytes int) err
 	return nil
 }
 
+// SendDownTagsize is the tag size of the messages ebsp_send_down queues.
+func (m *Machine) SendDownTagsize() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.comm.hostTag
+}
+
+// HostPeekSize is the payload size of the next message in the host's
+// queue; ok is false when it is empty.
+func (m *Machine) HostPeekSize() (size int, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	next, ok := m.comm.hostQ.peek()
+	return next.size, ok
+}
+
 // HostQSize is the host's ebsp_qsize.
 func (m *Machine) HostQSize() (packets, bytes int) {
 	m.mu.Lock()
@@ -138,18 +162,34 @@ func (m *Machine) HostQSize() (packets, bytes int) {
 	return m.comm.hostQ.size()
 }
 
-// HostGetTag is the host's ebsp_get_tag.
-func (m *Machine) HostGetTag(tag unsafe.Pointer) int {
+// HostGetTag is the host's ebsp_get_tag: the next message's payload size,
+// or -1. A tag buffer that cannot take the tag is reported and not
+// written.
+func (m *Machine) HostGetTag(tag unsafe.Pointer) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.comm.hostQ.getTag(tag, m.hostTagLocked())
+	q := &m.comm.hostQ
+	if next, ok := q.peek(); ok && tag != nil {
+		if bad := emesh.CheckUser(tag, min(next.tagLen, m.hostTagLocked()), true); bad != nil {
+			return next.size, fmt.Errorf("ebsp_get_tag: %s", bad.Describe("the tag"))
+		}
+	}
+	return q.getTag(tag, m.hostTagLocked()), nil
 }
 
-// HostMove is the host's ebsp_move.
-func (m *Machine) HostMove(payload unsafe.Pointer, room int) {
+// HostMove is the host's ebsp_move. A payload buffer that cannot take the
+// payload is reported, and the message stays in the queue.
+func (m *Machine) HostMove(payload unsafe.Pointer, room int) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.comm.hostQ.move(payload, room)
+	q := &m.comm.hostQ
+	if next, ok := q.peek(); ok && payload != nil {
+		if bad := emesh.CheckUser(payload, min(next.size, max(room, 0)), true); bad != nil {
+			return fmt.Errorf("ebsp_move: %s", bad.Describe("the payload"))
+		}
+	}
+	q.move(payload, room)
+	return nil
 }
 
 // HostHPMove is the host's ebsp_hpmove.

@@ -70,6 +70,13 @@ func (m *Machine) finishRunMemory() {
 		return
 	}
 	m.memory.mem.Drain()
+	// Only a stopped run leaves transfers for the drain (a core waits for
+	// its own before every synchronisation and at its kernel's end), so a
+	// transfer that could not be copied here goes unreported: the run is
+	// reported already.
+	for pid := range m.cores {
+		m.memory.mem.DMA(pid).TakeFault()
+	}
 	m.memory.streamMu.Lock()
 	defer m.memory.streamMu.Unlock()
 	for _, s := range m.memory.streams {

@@ -80,9 +80,9 @@ func (c *Core) applyLogEntry(e *logEntry, data unsafe.Pointer) (int, *Error) {
 		if nbytes == 0 {
 			data = nil
 		}
-		return nbytes, c.Put(pid, data, e.variable, offset, nbytes)
+		return nbytes, c.put(pid, data, e.variable, offset, nbytes, false)
 	case LogGet:
-		return 0, c.Get(pid, e.variable, offset, e.dst, nbytes)
+		return 0, c.get(pid, e.variable, offset, e.dst, nbytes, false)
 	case LogSend:
 		tagLen := offset
 		if tagLen != c.comm.tagsize {
@@ -95,7 +95,7 @@ func (c *Core) applyLogEntry(e *logEntry, data unsafe.Pointer) (int, *Error) {
 		if nbytes > 0 {
 			payload = unsafe.Add(data, tagLen)
 		}
-		return tagLen + nbytes, c.Send(pid, tag, payload, nbytes)
+		return tagLen + nbytes, c.send(pid, tag, payload, nbytes, false)
 	default:
 		return 0, c.errorf("bsp_sync", "internal error: request log entry of unknown kind %d", e.kind)
 	}

@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"unsafe"
+
+	"libebsp/emesh"
 )
 
 // Streams as EBSP 1.0 has them. There are two families, numbered apart:
@@ -87,6 +89,11 @@ func (m *Machine) CreateStream(size, tokenSize int, data unsafe.Pointer) (unsafe
 	if m.Streams() == MaxStreams {
 		return nil, HostText(fmt.Sprintf("ERROR: Reached limit of %d streams.", MaxStreams))
 	}
+	if data != nil {
+		if bad := emesh.CheckUser(data, size, false); bad != nil {
+			return nil, fmt.Errorf("%s: %s", call, bad.Describe("the initial data"))
+		}
+	}
 	s, ok := m.newStream(chainSize(size, tokenSize), tokenSize, anyStream)
 	if !ok {
 		return nil, HostText("ERROR: not enough memory in extmem for ebsp_stream_create")
@@ -118,6 +125,9 @@ func (m *Machine) CreateDownStream(data unsafe.Pointer, pid, size, chunkSize int
 	}
 	if data == nil && size > 0 {
 		return -1, fmt.Errorf("%s: source data is NULL", call)
+	}
+	if bad := emesh.CheckUser(data, size, false); bad != nil {
+		return -1, fmt.Errorf("%s: %s", call, bad.Describe("the source data"))
 	}
 	s, ok := m.newStream(chainSize(size, chunkSize), chunkSize, downStream)
 	if !ok {

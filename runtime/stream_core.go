@@ -297,21 +297,22 @@ func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Strea
 		c.diag(call, "NULL data for stream %d", id)
 		return StreamResult{}
 	}
+	var t uint32
+	dst := unsafe.Add(s.area, o.cursor+headerSize)
+	if size > 0 {
+		// the data is the program's: checked now, and when the engine
+		// copies it (goDmaRun reports that)
+		var problem string
+		if t, problem = c.DMA().PushChecked(call, dst, data, n); problem != "" {
+			c.diag(call, "stream %d: %s", id, problem)
+			return StreamResult{}
+		}
+		o.last = t
+		clear(unsafe.Slice((*byte)(unsafe.Add(dst, n)), size-n))
+	}
 	s.setNext(o.cursor, size)
 	s.setHeader(o.cursor+headerSize+size, size, 0)
-	o.cursor += headerSize
-	var t uint32
-	if size > 0 {
-		dst := unsafe.Add(s.area, o.cursor)
-		clear(unsafe.Slice((*byte)(unsafe.Add(dst, n)), size-n))
-		push := c.DMA().Push
-		if wait {
-			push = c.DMA().PushNow
-		}
-		t = push(dst, data, n)
-		o.last = t
-	}
-	o.cursor += size
+	o.cursor += headerSize + size
 	mv := StreamResult{Size: size}
 	if wait {
 		mv.Wait = t

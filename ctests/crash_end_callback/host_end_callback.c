@@ -1,0 +1,15 @@
+/* An end callback that is no function: the process dies as it did, but
+ * first the library says what crashed, as it does for a core. */
+#include <host_bsp.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    if (!bsp_init("e_end_callback.elf", argc, argv) || !bsp_begin(2))
+        return 2;
+    ebsp_set_end_callback((void (*)())0x10);
+    printf("starting\n");
+    ebsp_spmd();
+    printf("not reached\n");
+    return 0;
+}
