@@ -34,8 +34,11 @@ int ebsp_spmd(void)
     direct_free_all(cores, ebsp_active_nprocs);
     hp_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);
-    if (ebsp_end_cb)
+    if (ebsp_end_cb) {
+        goEndCallback(1);
         ebsp_end_cb();
+        goEndCallback(0);
+    }
     out_flush();
     return ok;
 }

@@ -300,5 +300,6 @@ extern int goHostEnd(void);
 extern int goHostNprocs(void);
 extern struct ebsp_core *goSpmdStart(void);
 extern void goSpmdDone(int ok);
+extern void goEndCallback(int running);
 
 #endif
