@@ -63,6 +63,7 @@ static struct {
     struct group all;           /* the run's count: cores of settled groups */
     _Atomic unsigned gen;       /* barrier generation: futex word of waiting cores */
     _Atomic int finished;       /* cores that returned from their kernel */
+    _Atomic int ended;          /* cores that arrived in bsp_end */
     _Atomic int stopped;        /* abort, deadlock or divergence */
     _Atomic unsigned host_event;/* futex word of the host thread */
     _Atomic int host_sync_pending;
@@ -251,6 +252,8 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
 int sched_barrier(enum ebsp_where kind)
 {
     struct ebsp_core *self = ebsp_self;
+    if (kind == WHERE_END)
+        atomic_fetch_add(&run.ended, 1);
     int r = arrive(self, kind, 1);
     self->where = WHERE_RUNNING;
     return r < 0 ? -1 : 0;
@@ -277,9 +280,12 @@ static void core_finished(struct ebsp_core *self)
     self->where = WHERE_FINISHED;
     unsigned kinds;
     atomic_fetch_add(&run.finished, 1);
-    /* the others wait at a barrier that the finished cores never reach */
-    if (count_in(self, -1, &kinds) && atomic_load(&run.finished) < run.n && !atomic_load(&run.stopped))
-        stall(WHERE_FINISHED);
+    if (count_in(self, -1, &kinds) && !atomic_load(&run.stopped)) {
+        if (atomic_load(&run.finished) < run.n)
+            stall(WHERE_FINISHED); /* the others wait at a barrier that the finished cores never reach */
+        else if (atomic_load(&run.ended) == 0)
+            stall(STALL_NO_END); /* the board's host waits for their bsp_end */
+    }
     wake_host();
 }
 

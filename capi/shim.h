@@ -291,9 +291,10 @@ extern int goCoreBegin(int pid);
 extern int goCoreEnd(int pid);
 extern int goSyncStep(int pid, int step);
 extern void goCoreAbort(int pid, char *msg);
-/* kind: STALL_DIVERGED, STALL_TIMEOUT, or the enum ebsp_where of the
+/* kind: STALL_DIVERGED, STALL_TIMEOUT, STALL_NO_END (every core returned
+ * from its kernel, none through bsp_end), or the enum ebsp_where of the
  * core that saw the deadlock. */
-enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2 };
+enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2, STALL_NO_END = -3 };
 extern void goReportStall(int kind);
 extern int goHostBegin(int nprocs);
 extern int goHostEnd(void);
