@@ -512,9 +512,12 @@ void *ebsp_ext_malloc(unsigned int nbytes);
  *
  * ptr  the block; must not be NULL and must not have been freed already.
  *
- * Tells local from external memory by the address.  A NULL pointer, a
- * pointer that is not a block, a block freed already or another core's
- * local memory are reported as a BSP ERROR; the run goes on.
+ * Tells local from external memory by the address.  A NULL pointer or
+ * another core's local memory is reported as a BSP ERROR and the call does
+ * nothing.  A pointer that is not a block (inside one, or freed already, or
+ * in neither memory) is reported under EBSP_CHECKS=strict only; by default
+ * the call does nothing, silently, as the board printed nothing.  The run
+ * goes on in every case.
  */
 void ebsp_free(void *ptr);
 
