@@ -584,9 +584,9 @@ void ebsp_dma_wait(ebsp_dma_handle *desc);
 /* The library behaves as EBSP's did on the board, texts included: misuse   */
 /* the board reported prints its line ("$PP: BSP ERROR: stream does not    */
 /* exist", ...) and the call returns 0.  What the board did not survive     */
-/* (using a handle that is not open, a negative token size, NULL data)      */
-/* prints "$PP: BSP ERROR: <call>: <what> (superstep N)" and the call does  */
-/* nothing.  The run goes on in both cases.                                 */
+/* (a NULL handle or one that is not open, a negative token size, NULL      */
+/* data) prints "$PP: BSP ERROR: <call>: <what> (superstep N)" and the call */
+/* does nothing.  The run goes on in both cases.                            */
 /* ------------------------------------------------------------------------ */
 
 /*
