@@ -326,8 +326,10 @@ void *ebsp_get_direct_address(int pid, const void *variable);
  *
  * The new size applies from the next superstep: messages sent in this
  * superstep still use the old size.  All cores must set the same size in
- * the same superstep.  The initial size is the one the host set with
- * ebsp_set_tagsize() (0 if it set none).
+ * the same superstep; EBSP_CHECKS=strict reports cores that do not, while
+ * by default each core keeps the size it set, as on the board.  The initial
+ * size is the one the host set with ebsp_set_tagsize() (0 if it set none).
+ * A negative size is a BSP ERROR at every level.
  */
 void bsp_set_tagsize(int *tag_bytes);
 
