@@ -503,6 +503,21 @@ void bsplib_pop_reg(const void *address)
 
 /* ---- DRMA ---- */
 
+/* A pid for the engine, which takes ints: one beyond INT_MAX names no core
+ * and is reported as the program passed it (unsigned), not as the negative
+ * int it would become. 0 when the run was stopped. */
+__attribute__((noinline)) static int bl_bad_pid(struct ebsp_core *self, const char *call, unsigned int pid)
+{
+    bl_misuse(self, call, "core %u does not exist (this run has cores 0..%d)", pid, ebsp_active_nprocs - 1);
+    return 0;
+}
+
+static inline int bl_pid(struct ebsp_core *self, const char *call, unsigned int pid, int *out)
+{
+    *out = (int)pid;
+    return __builtin_expect(pid <= INT_MAX, 1) || bl_bad_pid(self, call, pid);
+}
+
 /* offset and size as ints, or 0 (reported) */
 static inline int bl_range(struct ebsp_core *self, const char *call, size_t offset, size_t size, int *off, int *n)
 {
@@ -513,8 +528,9 @@ void bsplib_put(unsigned int pid, const void *source, const void *destination, s
 {
     struct ebsp_core *self = bl_core("bsp_put");
     int off, n;
-    if (self && bl_range(self, "bsp_put", offset, size, &off, &n))
-        bsp_put((int)pid, source, (void *)destination, off, n);
+    int target;
+    if (self && bl_pid(self, "bsp_put", pid, &target) && bl_range(self, "bsp_put", offset, size, &off, &n))
+        bsp_put(target, source, (void *)destination, off, n);
 }
 
 void bsplib_put_int(int pid, const void *source, const void *destination, int offset, int size)
@@ -527,8 +543,9 @@ void bsplib_hpput(unsigned int pid, const void *source, const void *destination,
 {
     struct ebsp_core *self = bl_core("bsp_hpput");
     int off, n;
-    if (self && bl_range(self, "bsp_hpput", offset, size, &off, &n))
-        bsp_hpput((int)pid, source, (void *)destination, off, n);
+    int target;
+    if (self && bl_pid(self, "bsp_hpput", pid, &target) && bl_range(self, "bsp_hpput", offset, size, &off, &n))
+        bsp_hpput(target, source, (void *)destination, off, n);
 }
 
 void bsplib_hpput_int(int pid, const void *source, const void *destination, int offset, int size)
@@ -541,8 +558,9 @@ void bsplib_get(unsigned int pid, const void *source, size_t offset, void *desti
 {
     struct ebsp_core *self = bl_core("bsp_get");
     int off, n;
-    if (self && bl_range(self, "bsp_get", offset, size, &off, &n))
-        bsp_get((int)pid, source, off, destination, n);
+    int target;
+    if (self && bl_pid(self, "bsp_get", pid, &target) && bl_range(self, "bsp_get", offset, size, &off, &n))
+        bsp_get(target, source, off, destination, n);
 }
 
 void bsplib_get_int(int pid, const void *source, int offset, void *destination, int size)
@@ -555,8 +573,9 @@ void bsplib_hpget(unsigned int pid, const void *source, size_t offset, void *des
 {
     struct ebsp_core *self = bl_core("bsp_hpget");
     int off, n;
-    if (self && bl_range(self, "bsp_hpget", offset, size, &off, &n))
-        bsp_hpget((int)pid, source, off, destination, n);
+    int target;
+    if (self && bl_pid(self, "bsp_hpget", pid, &target) && bl_range(self, "bsp_hpget", offset, size, &off, &n))
+        bsp_hpget(target, source, off, destination, n);
 }
 
 void bsplib_hpget_int(int pid, const void *source, int offset, void *destination, int size)
@@ -569,8 +588,9 @@ void bsplib_direct_get(unsigned int pid, const void *source, size_t offset, void
 {
     struct ebsp_core *self = bl_core("bsp_direct_get");
     int off, n;
-    if (self && bl_range(self, "bsp_direct_get", offset, size, &off, &n))
-        bsp_direct_get((int)pid, source, off, destination, n);
+    int target;
+    if (self && bl_pid(self, "bsp_direct_get", pid, &target) && bl_range(self, "bsp_direct_get", offset, size, &off, &n))
+        bsp_direct_get(target, source, off, destination, n);
 }
 
 void bsplib_direct_get_int(int pid, const void *source, int offset, void *destination, int size)
@@ -610,8 +630,9 @@ void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t 
 {
     struct ebsp_core *self = bl_core("bsp_send");
     int n;
-    if (self && bl_int(self, "bsp_send", "size", size, &n))
-        bsp_send((int)pid, tag, payload, n);
+    int target;
+    if (self && bl_pid(self, "bsp_send", pid, &target) && bl_int(self, "bsp_send", "size", size, &n))
+        bsp_send(target, tag, payload, n);
 }
 
 void bsplib_send_int(int pid, const void *tag, const void *payload, int size)
@@ -624,8 +645,9 @@ void bsplib_hpsend(unsigned int pid, const void *tag, const void *payload, size_
 {
     struct ebsp_core *self = bl_core("bsp_hpsend");
     int n;
-    if (self && bl_int(self, "bsp_hpsend", "size", size, &n))
-        bsp_send((int)pid, tag, payload, n);
+    int target;
+    if (self && bl_pid(self, "bsp_hpsend", pid, &target) && bl_int(self, "bsp_hpsend", "size", size, &n))
+        bsp_send(target, tag, payload, n);
 }
 
 void bsplib_hpsend_int(int pid, const void *tag, const void *payload, int size)

@@ -104,8 +104,11 @@ func goCoreAbort(pid C.int, msg *C.char) {
 //export goReportStall
 func goReportStall(kind C.int) {
 	header, reason := runtime.DeadlockHeader, "deadlock"
-	if kind == C.STALL_TIMEOUT {
+	switch kind {
+	case C.STALL_TIMEOUT:
 		header, reason = fmt.Sprintf(runtime.TimeoutHeader, float64(C.ebsp_watchdog_seconds)), "watchdog timeout"
+	case C.STALL_NO_END:
+		header = runtime.NoEndHeader
 	}
 	lines := machine.StallReport(header, func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
 	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")

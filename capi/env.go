@@ -32,25 +32,37 @@ func cGetenv(name string) string {
 // section's bsp_begin) before its cores start, so a host may change them
 // between runs.
 func configureRun(m *runtime.Machine) {
-	level, limit, err := env.CommOf(cGetenv)
-	if err != nil {
-		complain(err.Error())
-	}
+	level, err := env.ChecksOf(cGetenv)
+	report(err)
+	limit, err := env.CommLimitOf(cGetenv)
+	report(err)
 	m.CommConfig(level, limit)
-	statsTo = env.StatsOf(cGetenv)
+	statsTo, err = env.StatsOf(cGetenv)
+	report(err)
 	traceTo = env.TraceOf(cGetenv)
-	m.SetPredictSlowdown(env.SlowdownOf(cGetenv))
-	C.ebsp_stack_bytes = C.size_t(env.StackBytesOf(cGetenv))
-	C.ebsp_watchdog_seconds = C.double(env.TimeoutOf(cGetenv))
+	slowdown, err := env.SlowdownOf(cGetenv)
+	report(err)
+	m.SetPredictSlowdown(slowdown)
+	stack, err := env.StackBytesOf(cGetenv)
+	report(err)
+	C.ebsp_stack_bytes = C.size_t(stack)
+	timeout, err := env.TimeoutOf(cGetenv)
+	report(err)
+	C.ebsp_watchdog_seconds = C.double(timeout)
 	coro, err := env.SchedOf(cGetenv)
-	if err != nil {
-		complain(err.Error())
-	}
+	report(err)
 	C.ebsp_sched_coro = C.int(boolInt(coro))
-	C.ebsp_workers = C.int(env.WorkersOf(cGetenv))
+	workers, err := env.WorkersOf(cGetenv)
+	report(err)
+	C.ebsp_workers = C.int(workers)
 	rest, err := env.RestOf(cGetenv)
+	report(err)
+	C.ebsp_rest = C.int(rest)
+}
+
+// report prints a setting that could not be used, and what is used instead.
+func report(err error) {
 	if err != nil {
 		complain(err.Error())
 	}
-	C.ebsp_rest = C.int(rest)
 }

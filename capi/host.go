@@ -313,6 +313,14 @@ func goSpmdDone(ok C.int) {
 	say(abort.Report())
 }
 
+// goEndCallback tells the machine that ebsp_spmd calls the host's end
+// callback (running 1) or that it returned.
+//
+//export goEndCallback
+func goEndCallback(running C.int) {
+	machine.EndCallback(running != 0)
+}
+
 // finishRun ends a run of either face: its statistics and trace, and the
 // abort that stopped it (nil when none).
 func finishRun() *runtime.Abort {

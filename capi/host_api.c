@@ -67,8 +67,11 @@ int ebsp_spmd(void)
     direct_free_all(cores, ebsp_active_nprocs);
     hp_free_all(cores, ebsp_active_nprocs);
     goSpmdDone(ok);
-    if (ebsp_end_cb)
+    if (ebsp_end_cb) {
+        goEndCallback(1);
         faults_host_call(ebsp_end_cb, "the host's end callback");
+        goEndCallback(0);
+    }
     out_flush();
     return ok;
 }

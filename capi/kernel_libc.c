@@ -6,14 +6,18 @@
  * sequence for all cores together, glibc's numbers). So after loading an
  * instance, the loader points the instance's references to rand, srand
  * and strtok (its GOT entries) at the versions below, which keep their
- * state in the calling core.
+ * state in the calling core; and exit at one that says which core ended
+ * the program.
  */
 #define _GNU_SOURCE
 #include "shim.h"
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -48,10 +52,28 @@ static char *core_strtok(char *s, const char *delim)
     return strtok_r(s, delim, self ? &self->strtok_last : &host_strtok_last);
 }
 
+/* exit: on the board newlib's exit halted the calling core and the host
+ * waited for its bsp_end for ever; here it ends the host's process, which
+ * would vanish without a word, so the core and its superstep are named. */
+static void core_exit(int status)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "ebsp: ERROR: core %02d called exit(%d) in superstep %d, which ends the host program "
+                 "(on the board the core stopped there and the host waited for it for ever)\n",
+                 self->pid, status, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+        out_stderr(line);
+    }
+    exit(status);
+}
+
 static const struct {
     const char *name;
     void *fn;
-} hooks[] = {{"rand", (void *)core_rand}, {"srand", (void *)core_srand}, {"strtok", (void *)core_strtok}};
+} hooks[] = {{"rand", (void *)core_rand}, {"srand", (void *)core_srand}, {"strtok", (void *)core_strtok},
+             {"exit", (void *)core_exit}};
 
 #if defined(__x86_64__)
 #define HOOK_JUMP_SLOT R_X86_64_JUMP_SLOT

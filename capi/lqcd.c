@@ -455,8 +455,12 @@ int getGridCoordinates(int coords[])
     struct lqcd_core *c = core_of_caller("getGridCoordinates", 1);
     if (!c)
         return -1;
-    if (!c->topo || !coords) {
-        seterr(LQCD_ERR_NO_TOPOLOGY, "getGridCoordinates: %s", coords ? "no topology declared on this core" : "NULL array");
+    if (!coords) {
+        seterr(LQCD_ERR_ARG, "getGridCoordinates: NULL array");
+        return -1;
+    }
+    if (!c->topo) {
+        seterr(LQCD_ERR_NO_TOPOLOGY, "getGridCoordinates: no topology declared on this core");
         return -1;
     }
     memcpy(coords, c->coords, (size_t)L.ndims * sizeof(int));
@@ -465,8 +469,12 @@ int getGridCoordinates(int coords[])
 
 int getGridHost(const int coords[])
 {
-    if (!L.cores || !L.topo || !coords) {
-        seterr(LQCD_ERR_NO_TOPOLOGY, "getGridHost: %s", coords ? "no topology declared" : "NULL array");
+    if (!coords) {
+        seterr(LQCD_ERR_ARG, "getGridHost: NULL array");
+        return -1;
+    }
+    if (!L.cores || !L.topo) {
+        seterr(LQCD_ERR_NO_TOPOLOGY, "getGridHost: no topology declared");
         return -1;
     }
     int rank = 0;

@@ -2,9 +2,10 @@
  * The scheduler: one OS thread per emulated core, or (EBSP_SCHED=coro)
  * coroutines on a few worker threads, run by sched_coro.c. The barrier,
  * host sync, stopping a run and the watchdog are the same for both; only
- * how a core waits differs. A thread core spins briefly with sched_yield
- * and then sleeps on a futex (never busy-spins, as cores usually outnumber
- * CPUs); a coroutine core parks and its worker runs another core.
+ * how a core waits differs. A thread core yields a few times (when the
+ * run has few threads per CPU) and then sleeps on a futex (never
+ * busy-spins, as cores usually outnumber CPUs); a coroutine core parks and
+ * its worker runs another core.
  */
 #define _GNU_SOURCE
 #include "shim.h"
@@ -36,6 +37,17 @@ void (*ebsp_end_cb)(void);
  * launches, load 40-180): yields only 1.2-6.1 us, a 20 us pause spin first
  * 5.5-72 us. The coroutine scheduler does better still (sched_coro.c). */
 enum { SPIN_YIELDS = 20 };
+/* Only while the run has at most this many threads per CPU: every waiter
+ * that yields stays runnable, so with many more threads than CPUs the
+ * yields of the waiting cores crowd out the cores still computing, and on
+ * a loaded machine each yield may hand the CPU to another process for a
+ * whole time slice. Measured with a BSPlib program of 1024 cores and 20
+ * supersteps on a 2-CPU VM under load (34 runs each, alternating): 2.9 s
+ * median and 6.4 s at worst with the yields, 1.4 s and 3.1 s sleeping at
+ * once; an empty sync of 1024 cores 4-15 ms against 2.8-5.8 ms. At 64
+ * cores the two were even (95-210 us), at 2 the yields win (1.0 against
+ * 2.4 us). */
+enum { SPIN_THREADS_PER_CPU = 8 };
 
 /*
  * The barrier counts in two levels. A round ends once every core either
@@ -63,11 +75,13 @@ static struct {
     struct group all;           /* the run's count: cores of settled groups */
     _Atomic unsigned gen;       /* barrier generation: futex word of waiting cores */
     _Atomic int finished;       /* cores that returned from their kernel */
+    _Atomic int ended;          /* cores that arrived in bsp_end */
     _Atomic int stopped;        /* abort, deadlock or divergence */
     _Atomic unsigned host_event;/* futex word of the host thread */
     _Atomic int host_sync_pending;
     _Atomic int stall_reported;
     _Atomic int sleepers;       /* cores asleep (or about to be) on gen */
+    int spin_yields;            /* sched_yields before a waiter sleeps (SPIN_YIELDS or 0) */
     int coro;                   /* cores first..n-1 are coroutines (sched_coro.c) */
     /* Waits for another core's registration (sched_reg_wait): the cores
      * waiting, and the futex word that pushes and new waits raise while
@@ -125,7 +139,7 @@ static void wait_gen(unsigned gen)
         return;
     }
     for (int i = 0; atomic_load(&run.gen) == gen; i++) {
-        if (i < SPIN_YIELDS) {
+        if (i < run.spin_yields) {
             sched_yield();
         } else {
             atomic_fetch_add(&run.sleepers, 1);
@@ -318,6 +332,8 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
 int sched_barrier(enum ebsp_where kind)
 {
     struct ebsp_core *self = ebsp_self;
+    if (kind == WHERE_END)
+        atomic_fetch_add(&run.ended, 1);
     int r = arrive(self, kind, 1);
     self->where = WHERE_RUNNING;
     return r < 0 ? -1 : 0;
@@ -345,9 +361,12 @@ static void core_finished(struct ebsp_core *self)
     count_arrival(self);
     unsigned kinds;
     atomic_fetch_add(&run.finished, 1);
-    /* the others wait at a barrier that the finished cores never reach */
-    if (count_in(self, -1, &kinds) && atomic_load(&run.finished) < run.n && !atomic_load(&run.stopped))
-        stall(WHERE_FINISHED);
+    if (count_in(self, -1, &kinds) && !atomic_load(&run.stopped)) {
+        if (atomic_load(&run.finished) < run.n)
+            stall(WHERE_FINISHED); /* the others wait at a barrier that the finished cores never reach */
+        else if (atomic_load(&run.ended) == 0)
+            stall(STALL_NO_END); /* the board's host waits for their bsp_end */
+    }
     wake_host();
 }
 
@@ -508,6 +527,8 @@ void sched_start(struct ebsp_core *cores, int n, int first)
             coro_cancel();
     }
     run.coro = 0; /* could not start them (no memory): threads */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    run.spin_yields = n <= SPIN_THREADS_PER_CPU * (cpus < 1 ? 1 : cpus) ? SPIN_YIELDS : 0;
     make_groups(1, NULL);
     pthread_attr_t attr;
     pthread_attr_init(&attr);

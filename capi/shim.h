@@ -380,9 +380,10 @@ extern int goCoreBegin(int pid);
 extern int goCoreEnd(int pid);
 extern int goSyncStep(int pid, int step);
 extern void goCoreAbort(int pid, char *msg);
-/* kind: STALL_DIVERGED, STALL_TIMEOUT, or the enum ebsp_where of the
+/* kind: STALL_DIVERGED, STALL_TIMEOUT, STALL_NO_END (every core returned
+ * from its kernel, none through bsp_end), or the enum ebsp_where of the
  * core that saw the deadlock. */
-enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2 };
+enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2, STALL_NO_END = -3 };
 extern void goReportStall(int kind);
 extern int goInit(char *name, int argc, char **argv);
 extern int goRegisterKernel(char *name, void *kernel);
@@ -397,5 +398,6 @@ extern void goSpmdDone(int ok);
  * on core pid (stopping the run), or on the host for pid -1 (a line on
  * stderr). */
 extern void goBadUserMemory(int pid, char *call, char *what, uintptr_t p, size_t n, size_t good, int write);
+extern void goEndCallback(int running);
 
 #endif

@@ -73,6 +73,15 @@ func goCreateUpStream(pid, size, chunkSize C.int) unsafe.Pointer {
 	return area
 }
 
+// goStreamNullHandle reports a core's stream call with a NULL handle.
+//
+//export goStreamNullHandle
+func goStreamNullHandle(pid C.int, call *C.char) {
+	if c := coreOf(pid); c != nil {
+		c.StreamNullHandle(C.GoString(call))
+	}
+}
+
 // goStream carries out a core's stream call op (enum stream_op) on stream
 // id; arg and arg2 are its int arguments, data its pointer.
 //

@@ -35,10 +35,22 @@ static int stream_call(int op, int id, int arg, int arg2, const void *data, void
     return r.size;
 }
 
+extern void goStreamNullHandle(int pid, char *call); /* capi/stream.go */
+
+/* A NULL handle: the board's call read and wrote the core's memory from
+ * address 0 on (its interrupt table); reported, and the call does nothing. */
+static int null_handle(const char *call)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self)
+        goStreamNullHandle(self->pid, (char *)call);
+    return 0;
+}
+
 int bsp_stream_open(ebsp_stream *stream, int stream_id)
 {
     if (!stream)
-        return 0;
+        return null_handle("bsp_stream_open");
     /* The board fills in the handle only on success; the id is kept here
      * on failure too, so that later misuse of the handle names it. */
     stream->id = stream_id;
@@ -47,7 +59,9 @@ int bsp_stream_open(ebsp_stream *stream, int stream_id)
 
 void bsp_stream_close(ebsp_stream *stream)
 {
-    if (stream)
+    if (!stream)
+        null_handle("bsp_stream_close");
+    else
         stream_call(STREAM_CLOSE, stream->id, 0, 0, NULL, NULL);
 }
 
@@ -56,20 +70,22 @@ int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload)
     if (buffer)
         *buffer = NULL;
     if (!stream)
-        return 0;
+        return null_handle("bsp_stream_move_down");
     return stream_call(STREAM_MOVE_DOWN, stream->id, preload, 0, NULL, buffer);
 }
 
 int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size, int wait_for_completion)
 {
     if (!stream)
-        return 0;
+        return null_handle("bsp_stream_move_up");
     return stream_call(STREAM_MOVE_UP, stream->id, data_size, wait_for_completion, data, NULL);
 }
 
 void bsp_stream_seek(ebsp_stream *stream, int delta_tokens)
 {
-    if (stream)
+    if (!stream)
+        null_handle("bsp_stream_seek");
+    else
         stream_call(STREAM_SEEK, stream->id, delta_tokens, 0, NULL, NULL);
 }
 

@@ -14,6 +14,7 @@ package env
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -63,13 +64,29 @@ func MemoryOf(get Getenv) (emesh.MemoryConfig, error) {
 	return emesh.ParseMemoryConfig(get(LocalMem), get(ExtMem), get(DMASync))
 }
 
-// CommOf is EBSP_CHECKS and EBSP_COMM_LIMIT_MB: the check level (board on
-// an error, which is returned to be reported) and the per-core queue
-// limit in MiB (0: the engine's default).
-func CommOf(get Getenv) (runtime.CheckLevel, int, error) {
-	limit, _ := strconv.Atoi(strings.TrimSpace(get(CommLimit)))
-	level, err := runtime.ParseCheckLevel(get(Checks))
-	return level, limit, err
+// ChecksOf is EBSP_CHECKS: the check level (board on an error, which is
+// returned to be reported).
+func ChecksOf(get Getenv) (runtime.CheckLevel, error) {
+	return runtime.ParseCheckLevel(get(Checks))
+}
+
+// MaxCommLimitMiB is the largest EBSP_COMM_LIMIT_MB: its bytes fit in an
+// int (2047 MiB in a 32-bit build).
+const MaxCommLimitMiB = math.MaxInt >> 20
+
+// CommLimitOf is EBSP_COMM_LIMIT_MB: the MiB one core may queue per
+// superstep, 1..MaxCommLimitMiB; 0 (unset, or an error, returned to be
+// reported) for the engine's default.
+func CommLimitOf(get Getenv) (int, error) {
+	v := strings.TrimSpace(get(CommLimit))
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxCommLimitMiB {
+		return 0, fmt.Errorf("%s=%q: want a number of MiB from 1 to %d; using the default", CommLimit, v, MaxCommLimitMiB)
+	}
+	return n, nil
 }
 
 // KernelPathOf is EBSP_KERNEL_PATH: extra directories, colon separated,
@@ -77,8 +94,16 @@ func CommOf(get Getenv) (runtime.CheckLevel, int, error) {
 func KernelPathOf(get Getenv) string { return get(KernelPath) }
 
 // StatsOf is EBSP_STATS: "1" (a table per run on stdout), FILE.json (a
-// JSON line per run) or "" / "0" (none).
-func StatsOf(get Getenv) string { return get(Stats) }
+// JSON line per run) or "" / "0" (none). Anything else is an error,
+// returned to be reported, with "1" (statistics were asked for).
+func StatsOf(get Getenv) (string, error) {
+	switch v := get(Stats); {
+	case v == "" || v == "0" || v == "1" || strings.HasSuffix(v, ".json"):
+		return v, nil
+	default:
+		return "1", fmt.Errorf("%s=%q: want 1, 0 or a FILE.json; using 1", Stats, v)
+	}
+}
 
 // SchedOf is EBSP_SCHED: true for coroutine cores ("coro", or unset: the
 // default), false for a thread per core ("threads"); anything else is an
@@ -94,14 +119,23 @@ func SchedOf(get Getenv) (bool, error) {
 	}
 }
 
-// WorkersOf is EBSP_WORKERS: the coroutine scheduler's worker threads, 0
-// (unset, or not a positive number) for one per CPU.
-func WorkersOf(get Getenv) int {
-	n, err := strconv.Atoi(strings.TrimSpace(get(Workers)))
-	if err != nil || n < 1 {
-		return 0
+// MaxWorkers is the largest EBSP_WORKERS: one per core of the largest
+// mesh (the scheduler never starts more than a run has cores).
+const MaxWorkers = emesh.MaxSide * emesh.MaxSide
+
+// WorkersOf is EBSP_WORKERS: the coroutine scheduler's worker threads,
+// 1..MaxWorkers; 0 (unset, or an error, returned to be reported) for one
+// per CPU.
+func WorkersOf(get Getenv) (int, error) {
+	v := strings.TrimSpace(get(Workers))
+	if v == "" {
+		return 0, nil
 	}
-	return n
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxWorkers {
+		return 0, fmt.Errorf("%s=%q: want a number of threads from 1 to %d; using one per CPU", Workers, v, MaxWorkers)
+	}
+	return n, nil
 }
 
 // How the coroutine scheduler may rest workers (EBSP_REST).
@@ -126,37 +160,63 @@ func RestOf(get Getenv) (int, error) {
 }
 
 // SlowdownOf is EBSP_PREDICT_SLOWDOWN: the factor from this host's compute
-// time to the Epiphany's in the predicted board time ("": calibrated).
-func SlowdownOf(get Getenv) string { return get(Slowdown) }
+// time to the Epiphany's in the predicted board time ("": calibrated). A
+// value that is not a number >= 0 is returned all the same (the statistics
+// say they fell back to the calibrated factor), with an error to report.
+func SlowdownOf(get Getenv) (string, error) {
+	v := get(Slowdown)
+	if v == "" {
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(f >= 0) || math.IsInf(f, 0) {
+		return v, fmt.Errorf("%s=%q: want a number >= 0; using the calibrated factor", Slowdown, v)
+	}
+	return v, nil
+}
 
 // TraceOf is EBSP_TRACE: the Chrome Trace Event file to write, or "".
 func TraceOf(get Getenv) string { return get(Trace) }
 
 // TimeoutOf is EBSP_TIMEOUT: seconds without progress before the watchdog
-// stops a run; 0 (unset, or not a number) means no watchdog.
-func TimeoutOf(get Getenv) float64 {
-	s, err := strconv.ParseFloat(strings.TrimSpace(get(Timeout)), 64)
-	if err != nil || s < 0 {
-		return 0
+// stops a run, a finite number > 0; 0 (unset, "0", or an error, returned
+// to be reported) means no watchdog.
+func TimeoutOf(get Getenv) (float64, error) {
+	v := strings.TrimSpace(get(Timeout))
+	if v == "" {
+		return 0, nil
 	}
-	return s
+	s, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(s >= 0) || math.IsInf(s, 0) {
+		return 0, fmt.Errorf("%s=%q: want a number of seconds > 0 (0: none); using no watchdog", Timeout, v)
+	}
+	return s, nil
 }
 
-// StackBytesOf is EBSP_STACK_KB in bytes: the stack of each core thread.
-// Values of 64 KiB or less are ignored (a kernel would not get far);
-// the default is 2 MiB, or 256 KiB with 32-bit pointers, where 1024
-// cores' stacks must fit in 4 GiB of address space beside everything
-// else.
-func StackBytesOf(get Getenv) int {
-	kb, err := strconv.Atoi(strings.TrimSpace(get(StackKB)))
-	if err == nil && kb > 64 && kb <= maxStackKB {
-		return kb << 10
-	}
+// The range of EBSP_STACK_KB: below MinStackKB a kernel would not get far;
+// MaxStackKB keeps the byte count in an int of a 32-bit build.
+const (
+	MinStackKB = 64
+	MaxStackKB = 1 << 20
+)
+
+// StackBytesOf is EBSP_STACK_KB in bytes: the stack of each core (thread
+// or coroutine), MinStackKB..MaxStackKB KiB. The default (unset, or an
+// error, returned to be reported) is 2 MiB, or 256 KiB with 32-bit
+// pointers, where 1024 cores' stacks must fit in 4 GiB of address space
+// beside everything else.
+func StackBytesOf(get Getenv) (int, error) {
+	def := 2 << 20
 	if unsafe.Sizeof(uintptr(0)) == 4 {
-		return 256 << 10
+		def = 256 << 10
 	}
-	return 2 << 20
+	v := strings.TrimSpace(get(StackKB))
+	if v == "" {
+		return def, nil
+	}
+	kb, err := strconv.Atoi(v)
+	if err != nil || kb < MinStackKB || kb > MaxStackKB {
+		return def, fmt.Errorf("%s=%q: want a number of KiB from %d to %d; using the default", StackKB, v, MinStackKB, MaxStackKB)
+	}
+	return kb << 10, nil
 }
-
-// maxStackKB keeps the byte count in an int of a 32-bit build.
-const maxStackKB = 1 << 20

@@ -29,20 +29,36 @@ func TestDefaults(t *testing.T) {
 	mem, err := MemoryOf(none)
 	require.NoError(t, err)
 	assert.Equal(t, emesh.DefaultMemoryConfig, mem)
-	level, limit, err := CommOf(none)
+	level, err := ChecksOf(none)
 	require.NoError(t, err)
 	assert.Equal(t, runtime.CheckBoard, level)
+	limit, err := CommLimitOf(none)
+	require.NoError(t, err)
 	assert.Equal(t, 0, limit, "0: the engine's default")
-	assert.Equal(t, 0.0, TimeoutOf(none))
-	want := 2 << 20
-	if unsafe.Sizeof(uintptr(0)) == 4 {
-		want = 256 << 10
-	}
-	assert.Equal(t, want, StackBytesOf(none))
-	assert.Empty(t, StatsOf(none)+TraceOf(none)+KernelPathOf(none))
+	timeout, err := TimeoutOf(none)
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, timeout)
+	stack, err := StackBytesOf(none)
+	require.NoError(t, err)
+	assert.Equal(t, defaultStack(), stack)
+	stats, err := StatsOf(none)
+	require.NoError(t, err)
+	slowdown, err := SlowdownOf(none)
+	require.NoError(t, err)
+	assert.Empty(t, stats+slowdown+TraceOf(none)+KernelPathOf(none))
+	workers, err := WorkersOf(none)
+	require.NoError(t, err)
+	assert.Equal(t, 0, workers, "0: one per CPU")
 	rest, err := RestOf(none)
 	require.NoError(t, err)
 	assert.Equal(t, RestAuto, rest)
+}
+
+func defaultStack() int {
+	if unsafe.Sizeof(uintptr(0)) == 4 {
+		return 256 << 10
+	}
+	return 2 << 20
 }
 
 func TestRest(t *testing.T) {
@@ -60,6 +76,7 @@ func TestValues(t *testing.T) {
 	get := fake{
 		Mesh: "8x8", LocalMem: "64K", ExtMem: "1M", DMASync: "1", Checks: "strict", CommLimit: " 12 ",
 		Timeout: "2.5", StackKB: "512", Stats: "s.json", Trace: "t.json", KernelPath: "/a:/b",
+		Workers: "3", Slowdown: "11.5",
 	}.get
 	mesh, err := MeshOf(get)
 	require.NoError(t, err)
@@ -67,13 +84,27 @@ func TestValues(t *testing.T) {
 	mem, err := MemoryOf(get)
 	require.NoError(t, err)
 	assert.Equal(t, emesh.MemoryConfig{LocalSize: 64 << 10, ExtSize: 1 << 20, DMASync: true, DMA: emesh.BoardDMA}, mem)
-	level, limit, err := CommOf(get)
+	level, err := ChecksOf(get)
 	require.NoError(t, err)
 	assert.Equal(t, runtime.CheckStrict, level)
+	limit, err := CommLimitOf(get)
+	require.NoError(t, err)
 	assert.Equal(t, 12, limit)
-	assert.Equal(t, 2.5, TimeoutOf(get))
-	assert.Equal(t, 512<<10, StackBytesOf(get))
-	assert.Equal(t, "s.json", StatsOf(get))
+	timeout, err := TimeoutOf(get)
+	require.NoError(t, err)
+	assert.Equal(t, 2.5, timeout)
+	stack, err := StackBytesOf(get)
+	require.NoError(t, err)
+	assert.Equal(t, 512<<10, stack)
+	stats, err := StatsOf(get)
+	require.NoError(t, err)
+	assert.Equal(t, "s.json", stats)
+	workers, err := WorkersOf(get)
+	require.NoError(t, err)
+	assert.Equal(t, 3, workers)
+	slowdown, err := SlowdownOf(get)
+	require.NoError(t, err)
+	assert.Equal(t, "11.5", slowdown)
 	assert.Equal(t, "t.json", TraceOf(get))
 	assert.Equal(t, "/a:/b", KernelPathOf(get))
 }
@@ -83,14 +114,50 @@ func TestBadValues(t *testing.T) {
 	assert.Error(t, err)
 	_, err = MemoryOf(fake{LocalMem: "lots"}.get)
 	assert.ErrorContains(t, err, LocalMem)
-	level, _, err := CommOf(fake{Checks: "sometimes"}.get)
+	level, err := ChecksOf(fake{Checks: "sometimes"}.get)
 	assert.ErrorContains(t, err, Checks)
 	assert.Equal(t, runtime.CheckBoard, level)
-	assert.Equal(t, 0.0, TimeoutOf(fake{Timeout: "soon"}.get))
-	assert.Equal(t, 0.0, TimeoutOf(fake{Timeout: "-3"}.get))
-	def := StackBytesOf(fake{}.get)
-	for _, kb := range []string{"64", "big", "-1", "99999999999"} {
-		assert.Equal(t, def, StackBytesOf(fake{StackKB: kb}.get), kb)
+}
+
+// Every setting that cannot be used is an error naming the variable and
+// its value, with the default in its place (capi reports it, as for
+// EBSP_CHECKS), and the edges of each range are accepted.
+func TestOutOfRange(t *testing.T) {
+	type getter func(Getenv) (any, error)
+	cases := []struct {
+		name      string
+		get       getter
+		bad, good []string
+		def       any
+	}{
+		{Timeout, func(g Getenv) (any, error) { return TimeoutOf(g) },
+			[]string{"soon", "-3", "NaN", "Inf", "1e999"}, []string{"0", "0.5", " 30 "}, 0.0},
+		{CommLimit, func(g Getenv) (any, error) { return CommLimitOf(g) },
+			[]string{"lots", "0", "-1", "1.5", "99999999999999999999"}, []string{"1", "2047"}, 0},
+		{StackKB, func(g Getenv) (any, error) { return StackBytesOf(g) },
+			[]string{"0", "1", "-5", "63", "big", "1048577"}, []string{"64", "1048576"}, defaultStack()},
+		{Workers, func(g Getenv) (any, error) { return WorkersOf(g) },
+			[]string{"0", "-2", "many", "4097"}, []string{"1", "4096"}, 0},
+		{Stats, func(g Getenv) (any, error) { return StatsOf(g) },
+			[]string{"yes", "2", "stats.txt"}, []string{"0", "1", "run.json"}, "1"},
+		{Slowdown, func(g Getenv) (any, error) { return SlowdownOf(g) },
+			[]string{"fast", "-1", "Inf"}, []string{"0", "12.5"}, nil},
+	}
+	for _, c := range cases {
+		for _, v := range c.bad {
+			got, err := c.get(fake{c.name: v}.get)
+			if assert.Error(t, err, "%s=%s", c.name, v) {
+				assert.Contains(t, err.Error(), c.name+"=", v)
+				assert.Contains(t, err.Error(), "using", v)
+			}
+			if c.def != nil {
+				assert.Equal(t, c.def, got, "%s=%s", c.name, v)
+			}
+		}
+		for _, v := range c.good {
+			_, err := c.get(fake{c.name: v}.get)
+			assert.NoError(t, err, "%s=%s", c.name, v)
+		}
 	}
 }
 

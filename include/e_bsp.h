@@ -27,15 +27,27 @@
  *   - bsp_get() follows the BSPlib rule (all gets of a superstep are served
  *     before any put of that superstep is applied);
  *   - no fixed limit on the number of registered variables;
- *   - DMA transfers really run in the background.
+ *   - a DMA transfer takes the time it took on the board, and its bytes
+ *     land when the core waits for it or synchronises (see ebsp_dma_push()).
  *
- * Errors: misuse that the library detects cheaply (an unregistered or
- * out-of-range put or get, tag size misuse, stream misuse, a core ending
- * while others wait in a sync ...) is printed as
+ * Errors, by check level (EBSP_CHECKS; docs/errors.md lists every message):
+ *   - board (the default): a program prints what it printed on the board,
+ *     the board's own lines included ("$PP: BSP ERROR: could not find bsp
+ *     var 0x..."), and libebsp adds its own diagnostics only where the board
+ *     would have crashed or hung (a pid out of range, a negative size, a
+ *     NULL pointer, a core ending while others wait in a sync ...) and at
+ *     the few places where it cannot follow the board (a negative offset,
+ *     ebsp_send_up() before the final sync, a stream handle used after its
+ *     close);
+ *   - strict: also every misuse of the documented rules that the board let
+ *     pass (marked "EBSP_CHECKS=strict" below): registrations used before
+ *     they take effect, puts and gets past the registered size, different
+ *     tag sizes, ebsp_free() of what is not a block ...;
+ *   - 0: as board, without the checks that cost time on every request (NULL
+ *     buffers and tags).
+ * libebsp's diagnostics read
  *     "$PP: BSP ERROR: <call>: <what> (superstep N)"
  * with PP the core's pid.  Fatal misuse stops all cores as bsp_abort() does.
- * EBSP_CHECKS=0 turns off the checks that cost time on every request (the
- * range of the target's registration, NULL buffers); the others stay.
  * EBSP_COMM_LIMIT_MB bounds what one core may queue for others in one
  * superstep (default 1024 MiB); going beyond it is a BSP ERROR.
  *
@@ -99,10 +111,11 @@ void bsp_begin();
  * bsp_end -- finish BSP on this core.
  *
  * No BSP call may follow.  Every core of the run must reach bsp_end() in the
- * same superstep; a core that ends while others wait in bsp_sync() is
- * reported as a BSP ERROR and the run is stopped.  Return from main right
- * after it; the core's run is over when main returns (the host may then
- * start the kernel again with another ebsp_spmd()).
+ * same superstep; a core that ends while others wait in bsp_sync(), or
+ * every core returning from main without bsp_end() (the board's host waited
+ * for ever), is reported as a deadlock and the run is stopped.  Return from
+ * main right after it; the core's run is over when main returns (the host
+ * may then start the kernel again with another ebsp_spmd()).
  *
  * Shares its exported symbol with the host's int bsp_end(); see the note
  * at the top of this file.
@@ -204,29 +217,41 @@ void ebsp_host_sync();
  * variable  address of the local variable (or array).
  * nbytes    its size in bytes on this core; it may differ between cores.
  *
- * Takes effect at the next bsp_sync(); every core must register in the same
- * superstep.  Registrations are matched across cores by order: a core's
- * k-th registration of a superstep belongs with the k-th registration of
- * every other core, and from then on refers to each core's own variable.
- * Registering an address that is already registered stacks a new
- * registration on top of the old one.
+ * By default (the board's EBSP 1.0) the registration takes effect at once
+ * in this core's own table, in its lowest free slot, and slot k of every
+ * core is one variable: every core registers the same variables in the
+ * same order.  Several registrations per superstep are fine and nbytes is
+ * ignored (so puts and gets are not checked against it).  A request that
+ * needs slot k of a core that has not filled it yet waits until that core
+ * does, or is reported (a BSP ERROR) once that core waits in a
+ * synchronisation without having filled it.
  *
- * Differences from the board: EBSP ignores nbytes and allows only one
- * registration per superstep, from a small fixed number of slots.  The
- * emulator has no fixed limit on registrations (only memory), uses nbytes
- * to check the range of puts and gets, and accepts several registrations
- * per superstep (portable code keeps to one).
+ * Under EBSP_CHECKS=strict, EBSP's documented rules: it takes effect at the
+ * next bsp_sync(); every core registers in the same superstep, one
+ * registration per superstep, and a core's k-th registration of a
+ * superstep belongs with the k-th registration of every other core; puts
+ * and gets are checked against the nbytes of the target core; a negative
+ * nbytes is a BSP ERROR.
+ *
+ * Registering an address that is already registered adds a registration
+ * (a request then uses the lowest slot holding it by default, the newest
+ * registration under strict).  There is no fixed limit on registrations
+ * (the board had 20).
  */
 void bsp_push_reg(const void *variable, const int nbytes);
 
 /*
  * bsp_pop_reg -- withdraw a registration.
  *
- * variable  an address registered earlier with bsp_push_reg(); when it was
- *           registered more than once, the newest registration goes.
+ * variable  an address registered earlier with bsp_push_reg().
  *
- * Takes effect at the next bsp_sync(); every core must pop the same
- * registration in the same superstep.  The order of pops does not matter.
+ * By default (the board's model) it empties every slot holding the address
+ * at once for this core's own requests, while other cores still reach it
+ * until the next bsp_sync(); an address that is not registered is ignored.
+ * Under EBSP_CHECKS=strict it withdraws the newest registration of the
+ * address at the next bsp_sync(); every core pops the same registration in
+ * the same superstep (the order of pops does not matter), and popping an
+ * address that is not registered is a BSP ERROR.
  */
 void bsp_pop_reg(const void *variable);
 
@@ -242,9 +267,16 @@ void bsp_pop_reg(const void *variable);
  * nbytes  number of bytes to write.
  *
  * The write is carried out during the next bsp_sync(), after all gets of
- * the superstep have been served.  Writing outside the range registered by
- * the target (offset + nbytes beyond its nbytes), or to an unregistered
- * address, is reported as a BSP ERROR.
+ * the superstep have been served.
+ *
+ * Checks.  A pid out of range, a negative offset or nbytes, or (not under
+ * EBSP_CHECKS=0) a NULL src with nbytes > 0 is a BSP ERROR at every level.
+ * A dst this core has not registered prints the board's line "BSP ERROR:
+ * could not find bsp var 0x..." and the call does nothing, by default; it
+ * is a BSP ERROR under EBSP_CHECKS=strict.  Writing past the nbytes the
+ * target registered is a BSP ERROR under EBSP_CHECKS=strict only: by
+ * default the bytes land past the variable, in whatever follows it, as on
+ * the board.
  */
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes);
 
@@ -256,7 +288,7 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes);
  * make sure the target is not using that memory meanwhile (e.g. with
  * ebsp_barrier()).  The transfer is only guaranteed complete after the next
  * bsp_sync() (in the emulator it is done when the call returns, but do not
- * rely on that).
+ * rely on that).  Checked as bsp_put() is.
  */
 void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes);
 
@@ -272,8 +304,9 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes);
  *
  * Nothing happens until the next bsp_sync().  There, every get of the
  * superstep reads its source before any put of that superstep is applied,
- * so values can be swapped with gets.  Reading outside the source's
- * registered range, or from an unregistered address, is a BSP ERROR.
+ * so values can be swapped with gets.  Checked as bsp_put() is (src in the
+ * place of dst, dst in the place of src): reading past the source's
+ * registered size is a BSP ERROR under EBSP_CHECKS=strict only.
  *
  * Difference from the board: EBSP on the Parallella does not keep the
  * BSPlib order (gets and puts may interleave); the emulator does.
@@ -287,6 +320,7 @@ void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes);
  * source must already hold the wanted values and must not be changing (use
  * ebsp_barrier() to order this).  Completion is only guaranteed after the
  * next bsp_sync() (in the emulator it is done when the call returns).
+ * Checked as bsp_get() is.
  */
 void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes);
 
@@ -296,7 +330,8 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes);
  *
  * Parameters as for bsp_get().  The read is carried out at once: when the
  * call returns, dst holds the data.  As with bsp_hpget(), the caller must
- * make sure the source is not being changed at the same time.
+ * make sure the source is not being changed at the same time.  Checked as
+ * bsp_get() is.
  */
 void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes);
 
@@ -309,7 +344,9 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
  *
  * Returns a pointer through which this core can read and write the other
  * core's copy directly, or pass it to ebsp_dma_push(); NULL when variable
- * is not registered (a pid out of range is a BSP ERROR).  Accesses through it are
+ * is not registered (by default printing the board's line "BSP ERROR:
+ * could not find bsp var 0x...").  A pid out of range, or a core that has
+ * not registered its copy, is a BSP ERROR.  Accesses through it are
  * unbuffered, with the same cautions as bsp_hpput()/bsp_hpget().
  */
 void *ebsp_get_direct_address(int pid, const void *variable);
@@ -326,8 +363,10 @@ void *ebsp_get_direct_address(int pid, const void *variable);
  *
  * The new size applies from the next superstep: messages sent in this
  * superstep still use the old size.  All cores must set the same size in
- * the same superstep.  The initial size is the one the host set with
- * ebsp_set_tagsize() (0 if it set none).
+ * the same superstep; EBSP_CHECKS=strict reports cores that do not, while
+ * by default each core keeps the size it set, as on the board.  The initial
+ * size is the one the host set with ebsp_set_tagsize() (0 if it set none).
+ * A negative size is a BSP ERROR at every level.
  */
 void bsp_set_tagsize(int *tag_bytes);
 
@@ -351,7 +390,9 @@ int ebsp_get_tagsize();
  * nbytes   size of the payload in bytes; may differ from message to message.
  *
  * Tag and payload are copied before the call returns.  The message arrives
- * in the receiver's queue at the next bsp_sync().
+ * in the receiver's queue at the next bsp_sync().  A pid out of range or a
+ * negative nbytes is a BSP ERROR; so is (not under EBSP_CHECKS=0) a NULL
+ * tag with a tag size above 0 or a NULL payload with nbytes above 0.
  */
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes);
 
@@ -413,7 +454,8 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf);
  * Tag and payload are copied.  The host reads these messages after
  * ebsp_spmd() returns, with ebsp_qsize(), ebsp_get_tag(), ebsp_move() and
  * ebsp_hpmove().  As in EBSP, use it only in the last superstep, after the
- * final bsp_sync() and before bsp_end().
+ * final bsp_sync() and before bsp_end(): a call before a bsp_sync() is a
+ * BSP ERROR at every level (the board lost such messages).
  */
 void ebsp_send_up(const void *tag, const void *payload, int nbytes);
 
@@ -512,9 +554,12 @@ void *ebsp_ext_malloc(unsigned int nbytes);
  *
  * ptr  the block; must not be NULL and must not have been freed already.
  *
- * Tells local from external memory by the address.  A NULL pointer, a
- * pointer that is not a block, a block freed already or another core's
- * local memory are reported as a BSP ERROR; the run goes on.
+ * Tells local from external memory by the address.  A NULL pointer or
+ * another core's local memory is reported as a BSP ERROR and the call does
+ * nothing.  A pointer that is not a block (inside one, or freed already, or
+ * in neither memory) is reported under EBSP_CHECKS=strict only; by default
+ * the call does nothing, silently, as the board printed nothing.  The run
+ * goes on in every case.
  */
 void ebsp_free(void *ptr);
 
@@ -585,9 +630,9 @@ void ebsp_dma_wait(ebsp_dma_handle *desc);
 /* The library behaves as EBSP's did on the board, texts included: misuse   */
 /* the board reported prints its line ("$PP: BSP ERROR: stream does not    */
 /* exist", ...) and the call returns 0.  What the board did not survive     */
-/* (using a handle that is not open, a negative token size, NULL data)      */
-/* prints "$PP: BSP ERROR: <call>: <what> (superstep N)" and the call does  */
-/* nothing.  The run goes on in both cases.                                 */
+/* (a NULL handle or one that is not open, a negative token size, NULL      */
+/* data) prints "$PP: BSP ERROR: <call>: <what> (superstep N)" and the call */
+/* does nothing.  The run goes on in both cases.                            */
 /* ------------------------------------------------------------------------ */
 
 /*

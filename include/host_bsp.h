@@ -374,7 +374,9 @@ int ebsp_read(int pid, off_t src, void *dst, int size);
  * During ebsp_spmd(), each time every core of the run has entered
  * ebsp_host_sync(), cb is called once; the cores continue when it returns.
  * It may use ebsp_read() and ebsp_write() to exchange data with the cores.
- * bsp_sync() on the cores does not call it.
+ * bsp_sync() on the cores does not call it.  ebsp_spmd() and bsp_end()
+ * called from it fail ("ebsp: ERROR: ebsp_spmd: a run is already in
+ * progress", "... bsp_end: called during a run") and return 0.
  */
 void ebsp_set_sync_callback(void (*cb)());
 
@@ -385,7 +387,9 @@ void ebsp_set_sync_callback(void (*cb)());
  *
  * cb is called once at the end of each ebsp_spmd(), after all cores have
  * finished and before ebsp_spmd() returns.  Meant for tools built on top
- * of the library; ordinary programs do not need it.
+ * of the library; ordinary programs do not need it.  As the run's
+ * ebsp_spmd() has not returned, ebsp_spmd() and bsp_end() called from cb
+ * fail as from the sync callback.
  */
 void ebsp_set_end_callback(void (*cb)());
 

@@ -164,9 +164,11 @@ void waitForBarrier(void);
 /* ---- extensions: where the grid put this core ---- */
 
 /* This core's coordinates in the declared grid (ndimensions of them);
- * returns 0, or -1 before declareTopology. */
+ * returns 0, or -1 before declareTopology (LQCD_ERR_NO_TOPOLOGY) or for
+ * NULL coords (LQCD_ERR_ARG). */
 int getGridCoordinates(int coords[]);
-/* The core at the given grid coordinates (taken periodically), or -1. */
+/* The core at the given grid coordinates (taken periodically), or -1
+ * (before declareTopology: LQCD_ERR_NO_TOPOLOGY; NULL coords: LQCD_ERR_ARG). */
 int getGridHost(const int coords[]);
 
 #ifdef __cplusplus

@@ -13,7 +13,9 @@ import (
 // did any of these sends core 0 a summary through the transport in step 0
 // of the sync; core 0 compares them with its own in step 1, taking a
 // missing summary for "did none of these", and decides which registration
-// each pop withdraws (resolvePops).
+// each pop withdraws (resolvePops). The board's model (atOnce) has none of
+// these rules: each core kept its own tag size there, and cores that set
+// different ones ran on (a tag is then read with the reader's size).
 
 // kindRegSummary is a summary record (laneRequests, to core 0): a is the
 // number of pushes, b the new tag size (or all ones: none), the payload
@@ -43,7 +45,7 @@ func (c *Core) ownSummary() regSummary {
 // sendRegSummary sends core 0 this core's summary, if it has one to send.
 func (c *Core) sendRegSummary() {
 	cs := &c.comm
-	if c.pid == 0 || (len(cs.pushes) == 0 && len(cs.pops) == 0 && cs.newTag < 0) {
+	if c.pid == 0 || c.m.comm.atOnce || (len(cs.pushes) == 0 && len(cs.pops) == 0 && cs.newTag < 0) {
 		return
 	}
 	data, err := c.outBlock(laneRequests, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(cs.pops))
@@ -74,6 +76,9 @@ func (c *Core) receiveRegSummary(src int, r record) {
 // checkAgreement compares, on core 0 in phase A, every core's summary with
 // its own, decides what the pops withdraw, and forgets the summaries.
 func (c *Core) checkAgreement() *Error {
+	if c.m.comm.atOnce {
+		return nil
+	}
 	a := &c.comm.agree
 	n := len(c.m.cores)
 	if cap(a.all) < n {

@@ -35,6 +35,9 @@ func KernelSearchDirs(exeDir, cwd, kernelPath string) []string {
 // with a slash is a path. A name ending in .srec (what EBSP hosts pass) also
 // matches the same stem with .elf, which is what our builds produce.
 func FindKernelFile(name string, dirs []string) (string, error) {
+	if name == "" { // every search directory would be a candidate
+		return "", fmt.Errorf("empty kernel name; pass the kernel file's name, e.g. \"e_hello.elf\"")
+	}
 	candidates := []string{name}
 	if stem, ok := strings.CutSuffix(name, ".srec"); ok {
 		candidates = append(candidates, stem+".elf")
@@ -44,10 +47,17 @@ func FindKernelFile(name string, dirs []string) (string, error) {
 	for _, cand := range candidates {
 		for _, path := range candidatePaths(cand, dirs) {
 			looked = append(looked, path)
-			if _, err := os.Stat(path); err != nil {
+			info, err := os.Stat(path)
+			if err != nil {
 				continue
 			}
-			err := CheckKernelFile(path)
+			if info.IsDir() {
+				if firstBad == nil {
+					firstBad = fmt.Errorf("%s is a directory, not a kernel file", path)
+				}
+				continue
+			}
+			err = CheckKernelFile(path)
 			if err == nil {
 				return path, nil
 			}

@@ -70,6 +70,7 @@ type Machine struct {
 	registered map[string]unsafe.Pointer
 	cores      []*Core
 	runs       int
+	ending     bool // the host's end callback runs: the run's ebsp_spmd has not returned
 	abort      *Abort
 	aborted    atomic.Bool // abort != nil, readable without mu on hot paths
 	comm       machineComm // communication engine (comm.go)
@@ -224,8 +225,9 @@ func (m *Machine) StartRun() error {
 	switch m.state {
 	case HostIdle, HostInitialized:
 		return ErrSpmdOrder
-	case HostRunning:
-		return fmt.Errorf("ebsp_spmd: a run is already in progress")
+	}
+	if m.inRun() {
+		return errRunInProgress
 	}
 	for _, c := range m.cores {
 		c.reset()
@@ -242,6 +244,22 @@ func (m *Machine) StartRun() error {
 	return nil
 }
 
+// errRunInProgress: ebsp_spmd called from a callback of a run. From the
+// end callback a new run would end in the same callback, for ever.
+var errRunInProgress = errors.New("ebsp_spmd: a run is already in progress")
+
+// inRun: the cores run, or the end callback of their run does.
+func (m *Machine) inRun() bool { return m.state == HostRunning || m.ending }
+
+// EndCallback tells that the host's end callback, which ebsp_spmd calls
+// after the run, starts (true) or returned: meanwhile ebsp_spmd and
+// bsp_end are refused as during the run.
+func (m *Machine) EndCallback(running bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ending = running
+}
+
 // FinishRun ends the run; it returns the abort of the run, if any.
 func (m *Machine) FinishRun() *Abort {
 	m.finishRunMemory()
@@ -251,6 +269,10 @@ func (m *Machine) FinishRun() *Abort {
 	m.finishComm()
 	return m.abort
 }
+
+// errEndInRun: bsp_end from a callback would unload the cores that the
+// run's ebsp_spmd still uses.
+var errEndInRun = errors.New("bsp_end: called during a run")
 
 // End releases the cores and the kernel selection; the next run needs
 // bsp_init and bsp_begin again. After bsp_init alone it only forgets the
@@ -264,8 +286,9 @@ func (m *Machine) End() error {
 	case HostInitialized:
 		m.kernel, m.state = Kernel{}, HostIdle
 		return nil
-	case HostRunning:
-		return fmt.Errorf("bsp_end: called during a run")
+	}
+	if m.inRun() {
+		return errEndInRun
 	}
 	m.releaseComm()
 	m.endMemory()

@@ -108,6 +108,13 @@ func (c *Core) ExtMalloc(n int) unsafe.Pointer {
 }
 
 // Free is ebsp_free: it tells local from external memory by the address.
+// A pointer that is not a block (freed already, inside a block, or in
+// neither memory) is reported under strict checks only: the board's
+// ebsp_free read a bogus header there and printed nothing, and programs
+// that did it ran on (EBSP's LU example frees the pointer that
+// ebsp_open_up_stream handed out, 4 bytes into its buffer); here it does
+// nothing. A NULL pointer or another core's local memory made the board's
+// allocator write far outside its tables: reported at every level.
 func (c *Core) Free(p unsafe.Pointer) *Error {
 	const call = "ebsp_free"
 	mem := c.m.memory.mem
@@ -121,17 +128,17 @@ func (c *Core) Free(p unsafe.Pointer) *Error {
 			return c.errorf(call, "local memory offset %#x of core %02d: a core frees only its own blocks", off, owner)
 		}
 		if !local.Free(off) {
-			return c.errorf(call, "local memory offset %#x is not a block (never allocated, or freed already)", off)
+			return c.strictErrorf(call, "local memory offset %#x is not a block (never allocated, or freed already)", off)
 		}
 		return nil
 	}
 	if off, ok := mem.Ext().Offset(p); ok {
 		if !mem.Ext().Free(off) {
-			return c.errorf(call, "external memory offset %#x is not a block (never allocated, or freed already)", off)
+			return c.strictErrorf(call, "external memory offset %#x is not a block (never allocated, or freed already)", off)
 		}
 		return nil
 	}
-	return c.errorf(call, "%p is in neither local nor external memory; it did not come from ebsp_malloc or ebsp_ext_malloc", p)
+	return c.strictErrorf(call, "%p is in neither local nor external memory; it did not come from ebsp_malloc or ebsp_ext_malloc", p)
 }
 
 // LocalAddress turns an offset into this core's local memory (as the host

@@ -21,3 +21,12 @@ func (c *Core) diag(call, format string, args ...any) {
 // strictChecks tells whether libebsp also reports what the board let pass
 // silently (EBSP_CHECKS=strict).
 func (c *Core) strictChecks() bool { return c.m.Checks() == CheckStrict }
+
+// strictErrorf is errorf under strict checks and nil otherwise: a misuse
+// the board let pass without a word.
+func (c *Core) strictErrorf(call, format string, args ...any) *Error {
+	if !c.strictChecks() {
+		return nil
+	}
+	return c.errorf(call, format, args...)
+}

@@ -49,6 +49,7 @@ func (w Where) String() string {
 const (
 	DeadlockHeader = "BSP ERROR: deadlock: the cores can no longer all meet in one synchronization"
 	TimeoutHeader  = "BSP ERROR: no progress for %g s (EBSP_TIMEOUT): the run is stopped"
+	NoEndHeader    = "BSP ERROR: deadlock: every core returned from its kernel without bsp_end, for which the host waits (on the board, for ever)"
 )
 
 // StallReport explains why the cores make no progress: some left the run,

@@ -212,6 +212,12 @@ func (c *Core) opened(call string, id int) *openStream {
 	return nil
 }
 
+// StreamNullHandle reports a stream call given a NULL handle (the C side
+// does nothing more).
+func (c *Core) StreamNullHandle(call string) {
+	c.diag(call, "the stream handle is NULL")
+}
+
 // StreamClose is bsp_stream_close: it waits for the stream's transfer,
 // frees its buffers and lets any core open it.
 func (c *Core) StreamClose(id int) StreamResult {
