@@ -6,7 +6,7 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi runtime emesh env -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
+GOSRC   := $(shell find capi engine emesh env -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
 # The library exports the functions of include/*.h and nothing else (the Go
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and
@@ -107,8 +107,8 @@ M32_SKIPPED = echo "$@: SKIPPED: this machine cannot run 32-bit programs (tools/
 # C tests against the normal build, under the default scheduler only (make
 # test runs them under both, and everything else).
 check: lib lib32 vet test-shim
-	$(GO) test -count=1 ./runtime/... ./emesh/... ./env/...
-	$(GO) test -count=1 ./runtime/ -transport=copy
+	$(GO) test -count=1 ./engine/... ./emesh/... ./env/...
+	$(GO) test -count=1 ./engine/ -transport=copy
 	EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/... ./gotests/...
 
 test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-stress test-purego test-python test-asan
@@ -176,8 +176,8 @@ test-install: lib
 # already runs the seed corpora). Failing inputs are saved under
 # <package>/testdata/fuzz/ and become seeds.
 FUZZTIME ?= 30s
-FUZZ_TARGETS := runtime:FuzzRegistrations runtime:FuzzMessages runtime:FuzzStreamCurrent \
-	runtime:FuzzStreamLegacy runtime:FuzzStreamCorrupt emesh:FuzzArena
+FUZZ_TARGETS := engine:FuzzRegistrations engine:FuzzMessages engine:FuzzStreamCurrent \
+	engine:FuzzStreamLegacy engine:FuzzStreamCorrupt emesh:FuzzArena
 fuzz:
 	for t in $(FUZZ_TARGETS); do \
 		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s ./$${t%%:*}/ || exit 1; \
@@ -186,12 +186,12 @@ fuzz:
 # The engine's tests run twice: over shared memory, and over a transport
 # that copies every block between cores as a message-passing one would.
 test-go:
-	$(GO) test -race -count=1 ./runtime/... ./emesh/... ./env/...
-	$(GO) test -race -count=1 ./runtime/ -transport=copy
+	$(GO) test -race -count=1 ./engine/... ./emesh/... ./env/...
+	$(GO) test -race -count=1 ./engine/ -transport=copy
 
 # The engine's unit tests as 386 code (no race detector there).
 test-go32:
-	if $(M32_RUNS); then GOARCH=386 $(GO) test -count=1 ./runtime/... ./emesh/... ./env/...; else $(M32_SKIPPED); fi
+	if $(M32_RUNS); then GOARCH=386 $(GO) test -count=1 ./engine/... ./emesh/... ./env/...; else $(M32_SKIPPED); fi
 
 # The C tests, each under both schedulers (EBSP_SCHED=threads and coro);
 # those with an `m32` file are built with -m32 against lib32.

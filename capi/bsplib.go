@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"libebsp/engine"
 	"libebsp/env"
-	"libebsp/runtime"
 )
 
 // standardRun reports whether a BSPlib section owns the machine.
@@ -75,7 +75,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		shareCore(m.Core(i), &cores[i])
 	}
 	configureRun(m)
-	C.bl_checks = C.int(boolInt(m.Checks() != runtime.CheckOff))
+	C.bl_checks = C.int(boolInt(m.Checks() != engine.CheckOff))
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		m.EndStandard()

@@ -16,21 +16,21 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 // check reports a misuse (and stops the run).
-func check(err *runtime.Error) {
+func check(err *engine.Error) {
 	if err != nil {
 		fail(err)
 	}
 }
 
 // answer is what a request call returns to the shim: C.ENGINE_NOT_YET when
-// it waits for another core's registration (runtime.NotYet: the shim waits
+// it waits for another core's registration (engine.NotYet: the shim waits
 // outside Go and calls again), else C.ENGINE_DONE, after reporting a misuse.
-func answer(err *runtime.Error) C.int {
-	if err == runtime.NotYet {
+func answer(err *engine.Error) C.int {
+	if err == engine.NotYet {
 		return C.ENGINE_NOT_YET
 	}
 	check(err)
@@ -48,7 +48,7 @@ func goDrainLog(pid C.int, log unsafe.Pointer, n C.size_t) C.size_t {
 		return n
 	}
 	done, err := c.DrainLog(log, int(n))
-	if err == runtime.NotYet {
+	if err == engine.NotYet {
 		return C.size_t(done)
 	}
 	check(err)
@@ -132,7 +132,7 @@ func goBeginDirect(pid, kind C.int, budget *C.int64_t) C.int {
 	if c == nil {
 		return 0
 	}
-	n, ok := c.BeginDirect(runtime.DirectKind(kind))
+	n, ok := c.BeginDirect(engine.DirectKind(kind))
 	*budget = C.int64_t(n)
 	return boolInt(ok)
 }
@@ -140,7 +140,7 @@ func goBeginDirect(pid, kind C.int, budget *C.int64_t) C.int {
 //export goDirectExhausted
 func goDirectExhausted(pid, kind C.int) {
 	if c := coreOf(pid); c != nil {
-		check(c.DirectExhausted(runtime.DirectKind(kind)))
+		check(c.DirectExhausted(engine.DirectKind(kind)))
 	}
 }
 

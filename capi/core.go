@@ -11,12 +11,12 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 // coreOf returns the engine state of a core thread, or nil when the run is
 // stopping (calls then do nothing until the core leaves its kernel).
-func coreOf(pid C.int) *runtime.Core {
+func coreOf(pid C.int) *engine.Core {
 	if machine == nil || machine.Aborted() {
 		return nil
 	}
@@ -24,19 +24,19 @@ func coreOf(pid C.int) *runtime.Core {
 }
 
 // shareCore makes the engine keep the fields of a core's C table that the
-// shim reads without calling into Go up to date (runtime.Mirror).
-func shareCore(c *runtime.Core, table *C.struct_ebsp_core) {
-	c.Share(runtime.Mirror{
+// shim reads without calling into Go up to date (engine.Mirror).
+func shareCore(c *engine.Core, table *C.struct_ebsp_core) {
+	c.Share(engine.Mirror{
 		Superstep: (*atomic.Int32)(unsafe.Pointer(&table.superstep)),
 		Tagsize:   (*int32)(unsafe.Pointer(&table.tagsize)),
 		Pending:   (*atomic.Int32)(unsafe.Pointer(&table.sync_pending)),
-		Queue:     (*runtime.QueueState)(unsafe.Pointer(&table.queue)),
+		Queue:     (*engine.QueueState)(unsafe.Pointer(&table.queue)),
 	})
 }
 
 // fail reports a misuse on a core and stops the run as bsp_abort does. A
 // soft error (the board's own message, already printed) lets the run go on.
-func fail(err *runtime.Error) {
+func fail(err *engine.Error) {
 	if err.Soft {
 		return
 	}
@@ -47,7 +47,7 @@ func fail(err *runtime.Error) {
 
 // warn reports a recoverable misuse on a core, printed as fail prints it;
 // the run goes on and the call returns its failure value.
-func warn(err *runtime.Error) {
+func warn(err *engine.Error) {
 	diagLine(err.Pid, err.Error())
 }
 
@@ -103,14 +103,14 @@ func goCoreAbort(pid C.int, msg *C.char) {
 
 //export goReportStall
 func goReportStall(kind C.int) {
-	header, reason := runtime.DeadlockHeader, "deadlock"
+	header, reason := engine.DeadlockHeader, "deadlock"
 	switch kind {
 	case C.STALL_TIMEOUT:
-		header, reason = fmt.Sprintf(runtime.TimeoutHeader, float64(C.ebsp_watchdog_seconds)), "watchdog timeout"
+		header, reason = fmt.Sprintf(engine.TimeoutHeader, float64(C.ebsp_watchdog_seconds)), "watchdog timeout"
 	case C.STALL_NO_END:
-		header = runtime.NoEndHeader
+		header = engine.NoEndHeader
 	}
-	lines := machine.StallReport(header, func(pid int) runtime.Where { return runtime.Where(C.sched_where(C.int(pid))) })
+	lines := machine.StallReport(header, func(pid int) engine.Where { return engine.Where(C.sched_where(C.int(pid))) })
 	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
 	machine.RecordAbort(-1, reason, lines[0])
 }

@@ -52,7 +52,7 @@ static int flagged(int32_t *flags, int32_t s)
 
 /* The end of bsp_sync's fast path, when nobody needs the engine but some
  * core made direct gets or puts (direct.h): the steps of the engine's
- * syncPhaseA for that case (runtime/superstep.go), with the same barriers.
+ * syncPhaseA for that case (engine/superstep.go), with the same barriers.
  * 0 when the run was stopped meanwhile. */
 static int fast_sync_direct(int32_t s)
 {
@@ -72,7 +72,7 @@ static int fast_sync_direct(int32_t s)
 
 /*
  * bsp_sync runs the engine's steps (goSyncStep) with a barrier between
- * them; the loop is runtime.Core.Sync's, here in C because a core must not
+ * them; the loop is engine.Core.Sync's, here in C because a core must not
  * wait at a barrier with a Go frame on its stack (coroutine cores).
  * Fast path: a core whose next sync needs nothing of the engine (its
  * sync_pending mirror is clear) only waits at the barrier, and when the

@@ -10,13 +10,13 @@
  * variable that another core's get reads in the same sync), and nothing
  * is parsed or packed. The engine decides per superstep whether a core may
  * put or get this way (not with statistics or strict checks, see
- * runtime.Core.BeginDirect) and the order of the steps (runtime/superstep.go);
+ * engine.Core.BeginDirect) and the order of the steps (engine/superstep.go);
  * a request the cache cannot resolve takes the request log instead, where
  * the engine reports what is wrong with it.
  *
  * Direct sends: bsp_send appends the message to the core's log for its
  * destination, and the engine queues it at the receiver where it lies
- * (runtime/direct.go), so a message is copied once at the call and once by
+ * (engine/direct.go), so a message is copied once at the call and once by
  * bsp_move.
  */
 #ifndef EBSP_DIRECT_H
@@ -31,7 +31,7 @@ enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
        DIRECT_LOGGED = 1,
        DIRECT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
 
-/* The kinds, as goBeginDirect knows them (runtime.DirectKind). */
+/* The kinds, as goBeginDirect knows them (engine.DirectKind). */
 enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2 };
 
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
@@ -115,7 +115,7 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
 }
 
 /* A direct message: its sizes, then the tag and the payload, padded to 8
- * (runtime/direct.go reads it: capi/twins.go checks the layout). The
+ * (engine/direct.go reads it: capi/twins.go checks the layout). The
  * sender keeps it in its log for the destination until the superstep
  * after next, so that bsp_hpmove's pointers into it stay valid. */
 struct send_entry {

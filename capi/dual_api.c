@@ -45,5 +45,5 @@ int ebsp_get_tagsize(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return goHostTagsize();
-    return self->tagsize; /* the engine keeps it current (runtime.Mirror) */
+    return self->tagsize; /* the engine keeps it current (engine.Mirror) */
 }

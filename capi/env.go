@@ -2,7 +2,7 @@ package main
 
 // The library's settings: package env reads every EBSP_* variable; this
 // file hands it the C library's getenv and passes the values on, to the
-// engine as configuration and to the C scheduler as two globals.
+// engine as configuration and to the C scheduler as globals set before each run.
 
 /*
 #include <stdlib.h>
@@ -13,8 +13,8 @@ import "C"
 import (
 	"unsafe"
 
+	"libebsp/engine"
 	"libebsp/env"
-	"libebsp/runtime"
 )
 
 // cGetenv reads the C library's environment, which sees setenv calls the
@@ -31,7 +31,7 @@ func cGetenv(name string) string {
 // configureRun reads the settings of a run (ebsp_spmd, or a BSPlib
 // section's bsp_begin) before its cores start, so a host may change them
 // between runs.
-func configureRun(m *runtime.Machine) {
+func configureRun(m *engine.Machine) {
 	level, err := env.ChecksOf(cGetenv)
 	report(err)
 	limit, err := env.CommLimitOf(cGetenv)

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,8 +19,8 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
+	"libebsp/engine"
 	"libebsp/env"
-	"libebsp/runtime"
 )
 
 // session is what bsp_begin loaded: the C core table and one kernel
@@ -32,21 +32,21 @@ type session struct {
 
 var (
 	machineOnce sync.Once
-	machine     *runtime.Machine
+	machine     *engine.Machine
 	machineErr  error
 	current     session
 )
 
 // theMachine creates the machine on first use, from EBSP_MESH.
-func theMachine() (*runtime.Machine, error) {
+func theMachine() (*engine.Machine, error) {
 	machineOnce.Do(func() {
 		mesh, err := env.MeshOf(cGetenv)
 		if err != nil {
 			machineErr = fmt.Errorf("%s: %v", emesh.MeshEnv, err)
 			return
 		}
-		machine = runtime.NewMachine(mesh)
-		machine.SetProbes(runtime.Probes{
+		machine = engine.NewMachine(mesh)
+		machine.SetProbes(engine.Probes{
 			Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
 			Print:    coreLine,
 		})
@@ -58,7 +58,7 @@ func theMachine() (*runtime.Machine, error) {
 	return machine, machineErr
 }
 
-func hostMachine(call string) *runtime.Machine {
+func hostMachine(call string) *engine.Machine {
 	m, err := theMachine()
 	if err != nil {
 		complain(call + ": " + err.Error())
@@ -92,7 +92,7 @@ func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 		exeDir = filepath.Dir(exe)
 	}
 	cwd, _ := os.Getwd()
-	dirs := runtime.KernelSearchDirs(exeDir, cwd, env.KernelPathOf(cGetenv))
+	dirs := engine.KernelSearchDirs(exeDir, cwd, env.KernelPathOf(cGetenv))
 	if _, err := m.Init(C.GoString(name), dirs); err != nil {
 		complainErr(err)
 		return 0
@@ -110,7 +110,7 @@ func goRegisterKernel(name *C.char, kernel unsafe.Pointer) C.int {
 		return 0
 	}
 	if err := m.RegisterKernel(C.GoString(name), kernel); err != nil {
-		if err != runtime.ErrNotRegistered {
+		if err != engine.ErrNotRegistered {
 			complain(err.Error())
 		}
 		return 0
@@ -169,14 +169,14 @@ const maxPs = 256
 // which made an empty bsp_sync 3-7x slower (bench/core, 16 and 64 cores).
 func ensurePsFor(nprocs int) {
 	want := min(nprocs+1, maxPs)
-	if goruntime.GOMAXPROCS(0) < want {
-		goruntime.GOMAXPROCS(want)
+	if runtime.GOMAXPROCS(0) < want {
+		runtime.GOMAXPROCS(want)
 	}
 }
 
 // loadCores builds the C core table: a private kernel instance per core,
 // or the registered function for all.
-func loadCores(kernel runtime.Kernel, n int) (session, error) {
+func loadCores(kernel engine.Kernel, n int) (session, error) {
 	s := session{cores: C.sched_cores_alloc(C.int(n))}
 	if s.cores == nil {
 		return session{}, fmt.Errorf("out of memory for %d cores", n)
@@ -260,7 +260,7 @@ func goSpmdStart() *C.struct_ebsp_core {
 // .json file that gets one line per run.
 var statsTo string
 
-func reportStats(sum runtime.RunSummary) {
+func reportStats(sum engine.RunSummary) {
 	if !strings.HasSuffix(statsTo, ".json") {
 		diagSay(sum.Table())
 		return
@@ -273,7 +273,7 @@ func reportStats(sum runtime.RunSummary) {
 		}
 	}
 	if err != nil {
-		complain(fmt.Sprintf("%s: %v", runtime.StatsEnv, err))
+		complain(fmt.Sprintf("%s: %v", engine.StatsEnv, err))
 	}
 }
 
@@ -285,7 +285,7 @@ var (
 	traceZero time.Time
 )
 
-func writeTrace(m *runtime.Machine) {
+func writeTrace(m *engine.Machine) {
 	if trace == nil {
 		traceZero = m.RunStartedAt()
 	}
@@ -296,7 +296,7 @@ func writeTrace(m *runtime.Machine) {
 		err = os.WriteFile(traceTo, b, 0o644)
 	}
 	if err != nil {
-		complain(fmt.Sprintf("%s: %v", runtime.TraceEnv, err))
+		complain(fmt.Sprintf("%s: %v", engine.TraceEnv, err))
 	}
 }
 
@@ -306,7 +306,7 @@ func goSpmdDone(ok C.int) {
 	if abort == nil {
 		return
 	}
-	if abort.Reason == "bsp_abort" && machine.Checks() != runtime.CheckStrict {
+	if abort.Reason == "bsp_abort" && machine.Checks() != engine.CheckStrict {
 		say("(BSP) ERROR: bsp_abort was called\n") // the board's line
 		return
 	}
@@ -323,7 +323,7 @@ func goEndCallback(running C.int) {
 
 // finishRun ends a run of either face: its statistics and trace, and the
 // abort that stopped it (nil when none).
-func finishRun() *runtime.Abort {
+func finishRun() *engine.Abort {
 	abort := machine.FinishRun()
 	if statsTo != "" && statsTo != "0" {
 		reportStats(machine.Summary()) // on stderr (diagSay) in a BSPlib section

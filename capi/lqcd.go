@@ -8,7 +8,7 @@ import "C"
 import (
 	"unsafe"
 
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 // goLqcdPlace places the LQCD grid dims on the mesh (declareTopology, once
@@ -31,7 +31,7 @@ func goLqcdPlace(dims *C.int, ndims C.int, nprocs C.int, pidOf *C.int, errbuf *C
 		goDims[i] = int(d)
 	}
 	mesh := machine.Mesh()
-	placed, err := runtime.LqcdPlacement(mesh.Rows, mesh.Cols, int(nprocs), goDims)
+	placed, err := engine.LqcdPlacement(mesh.Rows, mesh.Cols, int(nprocs), goDims)
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -1,6 +1,6 @@
 // Command capi is the C ABI of libebsp: built with -buildmode=c-shared it
 // exports every function of EBSP's host_bsp.h and e_bsp.h. The Go files
-// here are glue between C and the engine in runtime/; the C files are the
+// here are glue between C and the engine in engine/; the C files are the
 // shim (varargs, thread identity, kernel loading, scheduler, output).
 package main
 
@@ -16,7 +16,7 @@ import (
 	"errors"
 	"unsafe"
 
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 func main() {}
@@ -36,9 +36,9 @@ func complain(text string) {
 }
 
 // complainErr prints a host-side error: a call made out of order exactly as
-// the board printed it (runtime.BoardError), anything else like complain.
+// the board printed it (engine.BoardError), anything else like complain.
 func complainErr(err error) {
-	var board *runtime.BoardError
+	var board *engine.BoardError
 	if errors.As(err, &board) {
 		cs := C.CString(board.Text + "\n")
 		C.out_stderr(cs)

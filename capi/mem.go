@@ -97,7 +97,7 @@ func goDmaRun(pid C.int, ticket C.uint) C.longlong {
 
 // goHostCopy is ebsp_write (toCore != 0) and ebsp_read: value and ptr are
 // the core-side address as a number and as a pointer (see
-// runtime.Machine.HostAddress), buf the host's buffer.
+// engine.Machine.HostAddress), buf the host's buffer.
 //
 //export goHostCopy
 func goHostCopy(pid C.int, value C.longlong, ptr, buf unsafe.Pointer, n C.int, toCore C.int) C.int {

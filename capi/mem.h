@@ -27,7 +27,7 @@ struct dma_slot {
     unsigned int sync;           /* EBSP_DMA_SYNC=1 */
 };
 
-/* What a Go stream call asks the C side to do (runtime.StreamResult): with `again`,
+/* What a Go stream call asks the C side to do (engine.StreamResult): with `again`,
  * wait until DMA ticket `ticket` of the core's engine (completion word
  * `slot`) is complete and make the same call again; otherwise wait for
  * `ticket` (0: nothing), hand `buffer` to the kernel when `set_buffer`, and

@@ -9,7 +9,7 @@
 #include <host_bsp.h>
 #include <stdint.h>
 
-/* The address as a number for the engine (runtime.Machine.HostAddress).
+/* The address as a number for the engine (engine.Machine.HostAddress).
  * With 32-bit pointers a host address cast to off_t is often negative (the
  * top half of 4 GiB: stacks, libraries), so there it is taken as unsigned;
  * only the top 8 KiB, never user memory for a 32-bit process (Linux ends

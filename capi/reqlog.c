@@ -20,9 +20,9 @@ enum { LOG_MIN = 64 };
 enum { DRAIN_AT = 256 << 10 };
 
 /* 32 bytes with 64-bit pointers, 24 with 32-bit ones (make lib32). */
-_Static_assert(sizeof(struct reqlog_entry) == 16 + 2 * sizeof(void *), "layout shared with runtime/reqlog.go");
-_Static_assert(offsetof(struct reqlog_entry, variable) == 16, "layout shared with runtime/reqlog.go");
-_Static_assert(offsetof(struct reqlog_entry, dst) == 16 + sizeof(void *), "layout shared with runtime/reqlog.go");
+_Static_assert(sizeof(struct reqlog_entry) == 16 + 2 * sizeof(void *), "layout shared with engine/reqlog.go");
+_Static_assert(offsetof(struct reqlog_entry, variable) == 16, "layout shared with engine/reqlog.go");
+_Static_assert(offsetof(struct reqlog_entry, dst) == 16 + sizeof(void *), "layout shared with engine/reqlog.go");
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 

@@ -4,7 +4,7 @@
  * Go engine in one call, which parses, checks and packs them (the parsing
  * layer of ARCHITECTURE.md runs at the sync). The log keeps issue order.
  *
- * Layout, shared with runtime/reqlog.go (capi/twins.go checks the two agree):
+ * Layout, shared with engine/reqlog.go (capi/twins.go checks the two agree):
  * entries follow each other, each a struct reqlog_entry then its inline
  * bytes (put: the source bytes; send: the tag then the payload) padded to
  * a multiple of 8.

@@ -1,7 +1,7 @@
 /*
  * Internal interface of the C shim of libebsp: thread identity, the
  * scheduler (core threads, barriers, host sync, abort), kernel loading and
- * output. No BSP semantics live here; the Go engine (runtime/) decides what
+ * output. No BSP semantics live here; the Go engine (engine/) decides what
  * a superstep does and the shim only runs cores and blocks them.
  */
 #ifndef EBSP_SHIM_H
@@ -47,7 +47,7 @@ struct ebsp_dlog {
     int32_t stamp;
 };
 
-/* A core's message queue as the engine keeps it (runtime/bsmp.go,
+/* A core's message queue as the engine keeps it (engine/bsmp.go,
  * QueueState and message; capi/twins.go checks the layouts): messages in
  * memory outside the Go heap, read here by bsp_qsize, bsp_get_tag,
  * bsp_move and bsp_hpmove without a call into Go. Only the core itself
@@ -96,12 +96,12 @@ struct ebsp_core {
     volatile int where;      /* enum ebsp_where */
     uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */
     uint64_t last_raw_ns;    /* previous ebsp_raw_time */
-    int32_t superstep;       /* completed bsp_syncs; the engine's counter (runtime.Core) */
+    int32_t superstep;       /* completed bsp_syncs; the engine's counter (engine.Core) */
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
-    int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (runtime.Mirror.Pending) */
-    int32_t tagsize;         /* tag size of this superstep; the engine's value (runtime.Core) */
+    int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
+    int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
-    struct ebsp_msgq queue;   /* messages sent to this core (runtime.Mirror.Queue) */
+    struct ebsp_msgq queue;   /* messages sent to this core (engine.Mirror.Queue) */
     struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
                                  the last drain into the engine (reqlog.c) */
     struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */
@@ -196,14 +196,14 @@ int sched_wait_change(_Atomic unsigned *word, unsigned val);
 void sched_wake_core(int pid);
 /* The barrier rounds core pid took part in during this run: each barrier
  * it arrived at, of any kind, and leaving its kernel, which counts in the
- * round under way (runtime.Probes.Arrivals). */
+ * round under way (engine.Probes.Arrivals). */
 int sched_arrivals(int pid);
 
 /* ---- waiting for another core's registration ---- */
 
 /* The engine's answer to a request (comm.h): ENGINE_NOT_YET when it needs
  * a registration that another core may still push in this superstep
- * (runtime.NotYet, the board's at-once model). The shim then waits here,
+ * (engine.NotYet, the board's at-once model). The shim then waits here,
  * with no Go frame on the core's stack (a coroutine core must not switch
  * with one), and asks again; reg_wait_again runs the loop. */
 enum { ENGINE_DONE = 0, ENGINE_NOT_YET = 1 };
@@ -289,7 +289,7 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
 
 /* ---- bsp_sync (core_api.c) ---- */
 
-/* The engine's sync flags (runtime/superstep.go): ebsp_sync_flags[s % 2]
+/* The engine's sync flags (engine/superstep.go): ebsp_sync_flags[s % 2]
  * is s + 1 when some core communicated in superstep s. Only the engine
  * writes them. */
 extern int32_t ebsp_sync_flags[2];

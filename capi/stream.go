@@ -11,18 +11,18 @@ import (
 	"errors"
 	"unsafe"
 
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 // Stream calls: the host makes streams (capi/mem_host_api.c); the cores'
 // calls (capi/stream_api.c) come here for the engine to carry out, then
 // wait in C for the transfer named in the result. The engine prints the
-// board's texts itself (through runtime.Probes.Print).
+// board's texts itself (through engine.Probes.Print).
 
 // hostStreamError prints a failure of a host stream call: the board's own
 // line on stdout, or one of ours on stderr.
 func hostStreamError(err error) {
-	var text runtime.HostText
+	var text engine.HostText
 	if errors.As(err, &text) {
 		cs := C.CString(string(text) + "\n")
 		C.out_stdout(cs)
@@ -91,7 +91,7 @@ func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, res *C.struct_s
 	if c == nil {
 		return
 	}
-	var mv runtime.StreamResult
+	var mv engine.StreamResult
 	switch op {
 	case C.STREAM_OPEN:
 		mv = c.StreamOpen(int(id))

@@ -1,6 +1,6 @@
 /*
  * Core-side stream calls, current and deprecated: the Go engine carries
- * them out as the board's library does (runtime/stream_core.go) and these
+ * them out as the board's library does (engine/stream_core.go) and these
  * wrappers do the waiting it asks for, in C. The engine prints the board's
  * texts; every call returns and the run goes on.
  */

@@ -61,8 +61,8 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
+	"libebsp/engine"
 	"libebsp/env"
-	"libebsp/runtime"
 )
 
 // enum ebsp_rest (capi/shim.h) carries env.RestOf's answer to the scheduler.
@@ -73,19 +73,19 @@ var (
 )
 
 // struct reqlog_entry (capi/reqlog.h), the header of each request in a
-// core's log, is parsed by runtime.DrainLog as runtime.logEntry; the kinds
-// are enum REQ_* and runtime.Log*.
+// core's log, is parsed by engine.DrainLog as engine.logEntry; the kinds
+// are enum REQ_* and engine.Log*.
 var (
-	_ = [1]int{}[C.sizeof_struct_reqlog_entry-runtime.LogEntrySize]
-	_ = [1]int{}[C.twin_reqlog_kind-runtime.LogEntryKind]
-	_ = [1]int{}[C.twin_reqlog_pid-runtime.LogEntryPid]
-	_ = [1]int{}[C.twin_reqlog_offset-runtime.LogEntryOffset]
-	_ = [1]int{}[C.twin_reqlog_nbytes-runtime.LogEntryNbytes]
-	_ = [1]int{}[C.twin_reqlog_variable-runtime.LogEntryVariable]
-	_ = [1]int{}[C.twin_reqlog_dst-runtime.LogEntryDst]
-	_ = [1]int{}[C.REQ_PUT-runtime.LogPut]
-	_ = [1]int{}[C.REQ_GET-runtime.LogGet]
-	_ = [1]int{}[C.REQ_SEND-runtime.LogSend]
+	_ = [1]int{}[C.sizeof_struct_reqlog_entry-engine.LogEntrySize]
+	_ = [1]int{}[C.twin_reqlog_kind-engine.LogEntryKind]
+	_ = [1]int{}[C.twin_reqlog_pid-engine.LogEntryPid]
+	_ = [1]int{}[C.twin_reqlog_offset-engine.LogEntryOffset]
+	_ = [1]int{}[C.twin_reqlog_nbytes-engine.LogEntryNbytes]
+	_ = [1]int{}[C.twin_reqlog_variable-engine.LogEntryVariable]
+	_ = [1]int{}[C.twin_reqlog_dst-engine.LogEntryDst]
+	_ = [1]int{}[C.REQ_PUT-engine.LogPut]
+	_ = [1]int{}[C.REQ_GET-engine.LogGet]
+	_ = [1]int{}[C.REQ_SEND-engine.LogSend]
 )
 
 // struct dma_slot (capi/mem.h) is emesh.DMASlot, which the engine
@@ -102,26 +102,26 @@ var (
 )
 
 // struct ebsp_msgq and struct ebsp_msg (capi/shim.h), a core's message
-// queue in its C table, are runtime.QueueState and runtime's message.
+// queue in its C table, are engine.QueueState and runtime's message.
 var (
-	_ = [1]int{}[C.twin_send_entry_size-runtime.DirectMessageHeader]
-	_ = [1]int{}[C.twin_msg_size-runtime.MessageBytes]
-	_ = [1]int{}[C.twin_msg_payload-runtime.MessagePayloadOffset]
-	_ = [1]int{}[C.twin_msg_tag_len-runtime.MessageTagLenOffset]
-	_ = [1]int{}[C.twin_msg_msize-runtime.MessageSizeOffset]
-	_ = [1]int{}[C.twin_msgq_size-unsafe.Sizeof(runtime.QueueState{})]
-	_ = [1]int{}[C.twin_msgq_n-unsafe.Offsetof(runtime.QueueState{}.N)]
-	_ = [1]int{}[C.twin_msgq_head-unsafe.Offsetof(runtime.QueueState{}.Head)]
-	_ = [1]int{}[C.twin_msgq_bytes-unsafe.Offsetof(runtime.QueueState{}.Bytes)]
-	_ = [1]int{}[C.twin_msgq_whole_tag-unsafe.Offsetof(runtime.QueueState{}.WholeTag)]
-	_ = [1]int{}[C.twin_core_queue_off%unsafe.Alignof(runtime.QueueState{})]
+	_ = [1]int{}[C.twin_send_entry_size-engine.DirectMessageHeader]
+	_ = [1]int{}[C.twin_msg_size-engine.MessageBytes]
+	_ = [1]int{}[C.twin_msg_payload-engine.MessagePayloadOffset]
+	_ = [1]int{}[C.twin_msg_tag_len-engine.MessageTagLenOffset]
+	_ = [1]int{}[C.twin_msg_msize-engine.MessageSizeOffset]
+	_ = [1]int{}[C.twin_msgq_size-unsafe.Sizeof(engine.QueueState{})]
+	_ = [1]int{}[C.twin_msgq_n-unsafe.Offsetof(engine.QueueState{}.N)]
+	_ = [1]int{}[C.twin_msgq_head-unsafe.Offsetof(engine.QueueState{}.Head)]
+	_ = [1]int{}[C.twin_msgq_bytes-unsafe.Offsetof(engine.QueueState{}.Bytes)]
+	_ = [1]int{}[C.twin_msgq_whole_tag-unsafe.Offsetof(engine.QueueState{}.WholeTag)]
+	_ = [1]int{}[C.twin_core_queue_off%unsafe.Alignof(engine.QueueState{})]
 )
 
 // struct ebsp_core's superstep, tagsize and sync_pending (capi/shim.h) are
-// the engine's own state, which runtime.Core updates in place through the
-// pointers of a runtime.Mirror (shareCore), and ebsp_sync_flags,
+// the engine's own state, which engine.Core updates in place through the
+// pointers of a engine.Mirror (shareCore), and ebsp_sync_flags,
 // ebsp_put_flags and ebsp_get_flags are the engine's sync and direct flags
-// (runtime.Machine.ShareSyncFlags), so that the C fast
+// (engine.Machine.ShareSyncFlags), so that the C fast
 // paths read them without a call.
 var (
 	_ = [1]int{}[C.twin_core_superstep_size-unsafe.Sizeof(atomic.Int32{})]
@@ -140,15 +140,15 @@ var (
 var _ = [1]int{}[C.EPIPHANY_CLOCK_MHZ*1_000_000-emesh.ClockHz]
 
 // enum ebsp_where (capi/shim.h), what sched_where returns, is read as
-// runtime.Where.
+// engine.Where.
 var (
-	_ = [1]int{}[C.WHERE_IDLE-runtime.WhereIdle]
-	_ = [1]int{}[C.WHERE_RUNNING-runtime.WhereRunning]
-	_ = [1]int{}[C.WHERE_SYNC-runtime.WhereSync]
-	_ = [1]int{}[C.WHERE_BARRIER-runtime.WhereBarrier]
-	_ = [1]int{}[C.WHERE_HOST_SYNC-runtime.WhereHostSync]
-	_ = [1]int{}[C.WHERE_END-runtime.WhereEnd]
-	_ = [1]int{}[C.WHERE_FINISHED-runtime.WhereFinished]
-	_ = [1]int{}[C.WHERE_LQCD-runtime.WhereLqcd]
-	_ = [1]int{}[C.WHERE_LQCD_WAIT-runtime.WhereLqcdWait]
+	_ = [1]int{}[C.WHERE_IDLE-engine.WhereIdle]
+	_ = [1]int{}[C.WHERE_RUNNING-engine.WhereRunning]
+	_ = [1]int{}[C.WHERE_SYNC-engine.WhereSync]
+	_ = [1]int{}[C.WHERE_BARRIER-engine.WhereBarrier]
+	_ = [1]int{}[C.WHERE_HOST_SYNC-engine.WhereHostSync]
+	_ = [1]int{}[C.WHERE_END-engine.WhereEnd]
+	_ = [1]int{}[C.WHERE_FINISHED-engine.WhereFinished]
+	_ = [1]int{}[C.WHERE_LQCD-engine.WhereLqcd]
+	_ = [1]int{}[C.WHERE_LQCD_WAIT-engine.WhereLqcdWait]
 )

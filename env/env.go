@@ -20,7 +20,7 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 // Getenv reads one variable ("" when unset).
@@ -29,21 +29,21 @@ type Getenv func(name string) string
 // The variables' names. Those that an engine message names are defined
 // beside the message (emesh, runtime) and only read here.
 const (
-	Mesh       = emesh.MeshEnv         // the mesh, ROWSxCOLS
-	KernelPath = runtime.KernelPathEnv // extra kernel directories
-	StackKB    = "EBSP_STACK_KB"       // stack of each core thread, KiB
-	Checks     = runtime.ChecksEnv     // board, strict or 0
-	CommLimit  = runtime.CommLimitEnv  // MiB one core may queue per superstep
-	Timeout    = "EBSP_TIMEOUT"        // watchdog, seconds
-	LocalMem   = emesh.LocalMemEnv     // local memory per core
-	ExtMem     = emesh.ExtMemEnv       // external memory
-	Stats      = runtime.StatsEnv      // superstep statistics
-	Trace      = runtime.TraceEnv      // Chrome trace file
-	DMASync    = emesh.DMASyncEnv      // DMA transfers copied at the push
-	Slowdown   = emesh.SlowdownEnv     // host-to-Epiphany compute factor of the predicted board time
-	Sched      = "EBSP_SCHED"          // coro or threads
-	Workers    = "EBSP_WORKERS"        // coroutine worker threads
-	Rest       = "EBSP_REST"           // cores on one worker when that is faster
+	Mesh       = emesh.MeshEnv        // the mesh, ROWSxCOLS
+	KernelPath = engine.KernelPathEnv // extra kernel directories
+	StackKB    = "EBSP_STACK_KB"      // stack of each core thread, KiB
+	Checks     = engine.ChecksEnv     // board, strict or 0
+	CommLimit  = engine.CommLimitEnv  // MiB one core may queue per superstep
+	Timeout    = "EBSP_TIMEOUT"       // watchdog, seconds
+	LocalMem   = emesh.LocalMemEnv    // local memory per core
+	ExtMem     = emesh.ExtMemEnv      // external memory
+	Stats      = engine.StatsEnv      // superstep statistics
+	Trace      = engine.TraceEnv      // Chrome trace file
+	DMASync    = emesh.DMASyncEnv     // DMA transfers copied at the push
+	Slowdown   = emesh.SlowdownEnv    // host-to-Epiphany compute factor of the predicted board time
+	Sched      = "EBSP_SCHED"         // coro or threads
+	Workers    = "EBSP_WORKERS"       // coroutine worker threads
+	Rest       = "EBSP_REST"          // cores on one worker when that is faster
 )
 
 // Vars lists every variable the library reads, in README.md's order.
@@ -66,8 +66,8 @@ func MemoryOf(get Getenv) (emesh.MemoryConfig, error) {
 
 // ChecksOf is EBSP_CHECKS: the check level (board on an error, which is
 // returned to be reported).
-func ChecksOf(get Getenv) (runtime.CheckLevel, error) {
-	return runtime.ParseCheckLevel(get(Checks))
+func ChecksOf(get Getenv) (engine.CheckLevel, error) {
+	return engine.ParseCheckLevel(get(Checks))
 }
 
 // MaxCommLimitMiB is the largest EBSP_COMM_LIMIT_MB: its bytes fit in an

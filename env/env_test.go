@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"libebsp/emesh"
-	"libebsp/runtime"
+	"libebsp/engine"
 )
 
 // fake is an environment of its own.
@@ -31,7 +31,7 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, emesh.DefaultMemoryConfig, mem)
 	level, err := ChecksOf(none)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.CheckBoard, level)
+	assert.Equal(t, engine.CheckBoard, level)
 	limit, err := CommLimitOf(none)
 	require.NoError(t, err)
 	assert.Equal(t, 0, limit, "0: the engine's default")
@@ -86,7 +86,7 @@ func TestValues(t *testing.T) {
 	assert.Equal(t, emesh.MemoryConfig{LocalSize: 64 << 10, ExtSize: 1 << 20, DMASync: true, DMA: emesh.BoardDMA}, mem)
 	level, err := ChecksOf(get)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.CheckStrict, level)
+	assert.Equal(t, engine.CheckStrict, level)
 	limit, err := CommLimitOf(get)
 	require.NoError(t, err)
 	assert.Equal(t, 12, limit)
@@ -116,7 +116,7 @@ func TestBadValues(t *testing.T) {
 	assert.ErrorContains(t, err, LocalMem)
 	level, err := ChecksOf(fake{Checks: "sometimes"}.get)
 	assert.ErrorContains(t, err, Checks)
-	assert.Equal(t, runtime.CheckBoard, level)
+	assert.Equal(t, engine.CheckBoard, level)
 }
 
 // Every setting that cannot be used is an error naming the variable and

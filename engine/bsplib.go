@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"libebsp/emesh"
+)
+
+// The standard BSPlib face (include/bsp.h, capi/bsplib_api.c): an SPMD
+// section started by bsp_begin(P) in the program itself, on the same
+// engine as the EBSP face's runs. The machine runs such a section as one
+// run with no kernel to load; Machine.Standard tells the engine and the C
+// glue that the run follows the BSPlib rules as bsp.h states them
+// (registrations in force from the next bsp_sync whatever the check level,
+// SetBSPlibRules; all gets of a superstep before its puts; a message keeps
+// its tag size) and reports diagnostics for a program without a host.
+
+// StandardKernelName is the kernel name of a BSPlib section (reports).
+const StandardKernelName = "BSPlib SPMD section"
+
+// MixedFaces is the end of every message refusing to mix the two faces.
+const MixedFaces = "a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run"
+
+// standardSaved is the EBSP host's state that a BSPlib section puts aside.
+type standardSaved struct {
+	kernel  Kernel
+	state   HostState
+	hostTag int
+}
+
+// BeginStandard is bsp_begin(nprocs) of the BSPlib face: the machine
+// reserves nprocs cores for an SPMD section and enters Standard mode until
+// EndStandard; the caller then starts the run (StartRun). An EBSP host
+// that only called bsp_init keeps its kernel for after the section; one
+// with cores loaded is refused.
+func (m *Machine) BeginStandard(nprocs int) error {
+	m.mu.Lock()
+	if m.Standard {
+		m.mu.Unlock()
+		return fmt.Errorf("bsp_begin: a BSPlib SPMD section is already running (nested SPMD sections are not supported)")
+	}
+	if m.state >= HostBegun {
+		m.mu.Unlock()
+		return fmt.Errorf("bsp_begin: the EBSP host has %d cores loaded (bsp_begin of host_bsp.h, kernel %q); %s: call its bsp_end first",
+			len(m.cores), m.kernel.Name, MixedFaces)
+	}
+	if nprocs < 1 || nprocs > m.mesh.Cores() {
+		m.mu.Unlock()
+		return fmt.Errorf("bsp_begin: %d cores requested; this %s mesh has 1..%d (set %s to change it)",
+			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
+	}
+	m.saved = standardSaved{kernel: m.kernel, state: m.state, hostTag: m.comm.hostTag}
+	m.kernel = Kernel{Name: StandardKernelName}
+	m.state = HostInitialized
+	m.comm.hostTag = 0 // BSPlib: the tag size starts at 0
+	m.mu.Unlock()
+	m.SetBSPlibRules(true) // registrations as BSPlib has them, whatever EBSP_CHECKS says
+	if _, err := m.Begin(nprocs); err != nil {
+		m.restoreEBSP()
+		return err
+	}
+	m.mu.Lock()
+	m.Standard = true
+	m.mu.Unlock()
+	return nil
+}
+
+// EndStandard ends the section begun by BeginStandard (and its run, if
+// started); it returns the abort that stopped the run, if any.
+func (m *Machine) EndStandard() *Abort {
+	var abort *Abort
+	if m.State() == HostRunning {
+		abort = m.FinishRun()
+	}
+	_ = m.End() // the state is HostBegun here: End cannot fail
+	m.restoreEBSP()
+	return abort
+}
+
+func (m *Machine) restoreEBSP() {
+	m.SetBSPlibRules(false)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.kernel, m.state, m.comm.hostTag = m.saved.kernel, m.saved.state, m.saved.hostTag
+	m.Standard = false
+}
+
+// mixedInStandard refuses an EBSP host call during a BSPlib section.
+func (m *Machine) mixedInStandard(call string) error {
+	return fmt.Errorf("%s: a BSPlib SPMD section (bsp.h) is running; %s", call, MixedFaces)
+}
+
+// BeginStandard is bsp_begin on one core of a BSPlib section.
+func (c *Core) BeginStandard() *Error {
+	if c.begun {
+		return c.errorf("bsp_begin", "called twice in one SPMD section (nested SPMD sections are not supported)")
+	}
+	c.begun = true
+	c.statsBegin()
+	return nil
+}
+
+// EndStandard is bsp_end on one core of a BSPlib section; it reports
+// whether the core must wait for the others.
+func (c *Core) EndStandard() (bool, *Error) {
+	if !c.begun {
+		return false, c.errorf("bsp_end", "called before bsp_begin")
+	}
+	if c.ended {
+		return false, c.errorf("bsp_end", "called twice")
+	}
+	c.ended = true
+	return true, nil
+}
+
+// Misuse is a misuse found by the C face itself, reported like the
+// engine's own.
+func (c *Core) Misuse(call, what string) *Error {
+	return c.errorf(call, "%s", what)
+}
+
+// standardTagRoom is how many tag bytes bsp_get_tag copies: the tag size in
+// force for the EBSP face; the message's own tag for the BSPlib face,
+// whose messages keep the tag size of the superstep that sent them (a
+// change made in that superstep applies to messages sent after the sync).
+func (c *Core) standardTagRoom(inForce int) int {
+	if c.m.Standard {
+		return math.MaxInt
+	}
+	return inForce
+}

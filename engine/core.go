@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Core is one emulated core's BSP state during a run. Its methods are
+// called from that core's own thread, except the read-only accessors.
+type Core struct {
+	m         *Machine
+	pid       int
+	superstep *atomic.Int32 // may live in C memory, read by the fault reporter
+	pending   *atomic.Int32 // C memory: 1 when the next bsp_sync needs the engine (superstep.go), or nil
+	begun     bool
+	ended     bool
+	comm      commState    // registrations, requests, queues (comm.go)
+	tagMirror *int32       // C copy of comm.tagsize, or nil (reqlog.go)
+	streams   *coreStreams // stream state of this run (stream_core.go)
+
+	step       stepCounters                   // statistics of the current superstep (stats.go), when on
+	regsView   atomic.Pointer[[]registration] // comm.regs as other cores read it (at-once registrations)
+	waitingReg atomic.Bool                    // waiting for another core's registration (remoteReg)
+}
+
+func newCore(m *Machine, pid int) *Core { return &Core{m: m, pid: pid, superstep: new(atomic.Int32)} }
+
+// Mirror is where the C shim reads a core's engine state without calling
+// into Go: fields of its C core table.
+type Mirror struct {
+	Superstep *atomic.Int32 // completed bsp_syncs (the crash reporter, the shim's empty syncs)
+	Tagsize   *int32        // the tag size (the request log records bsp_send with it)
+	Pending   *atomic.Int32 // 1 when the core's next bsp_sync needs the engine
+	Queue     *QueueState   // the message queue's state (bsmp.go), or nil
+}
+
+// Share makes the core keep the state in mirror up to date.
+func (c *Core) Share(mirror Mirror) {
+	mirror.Superstep.Store(c.superstep.Load())
+	c.superstep = mirror.Superstep
+	c.tagMirror = mirror.Tagsize
+	c.mirrorTagsize()
+	c.pending = mirror.Pending
+	c.pending.Store(1)
+	if mirror.Queue != nil {
+		c.comm.queue.share(mirror.Queue)
+		mirror.Queue.WholeTag = 0
+		if c.m.Standard {
+			mirror.Queue.WholeTag = 1
+		}
+	}
+}
+
+func (c *Core) reset() {
+	c.superstep.Store(0)
+	c.begun = false
+	c.ended = false
+	c.streams = nil
+	c.regsView.Store(nil)
+	c.waitingReg.Store(false) // a stopped run may leave a core waiting
+}
+
+// Pid is the core's processor id.
+func (c *Core) Pid() int { return c.pid }
+
+// Superstep counts the bsp_sync calls completed in this run.
+func (c *Core) Superstep() int { return int(c.superstep.Load()) }
+
+// Begin is the core's bsp_begin.
+func (c *Core) Begin() *Error {
+	if c.m.Standard {
+		return c.errorf("bsp_begin", "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); %s", MixedFaces)
+	}
+	if c.begun {
+		return c.errorf("bsp_begin", "called twice")
+	}
+	c.begun = true
+	c.statsBegin()
+	return nil
+}
+
+// End is the core's bsp_end; it reports whether the core must wait for the
+// others (the final barrier of the run).
+func (c *Core) End() (bool, *Error) {
+	if c.m.Standard {
+		return false, c.errorf("bsp_end", "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); %s", MixedFaces)
+	}
+	if c.ended {
+		return false, c.errorf("bsp_end", "called twice")
+	}
+	c.ended = true
+	if c.m.stats.on {
+		c.stepArrived()
+		c.stepLeft()
+	}
+	return true, nil
+}
+
+// Error is a misuse detected on a core.
+type Error struct {
+	Pid       int
+	Call      string
+	What      string
+	Superstep int
+	// Soft: the board's own message (What, verbatim) was already printed
+	// through the machine's output; the call does nothing and the run goes
+	// on, as on the board.
+	Soft bool
+}
+
+func (e *Error) Error() string {
+	if e.Soft {
+		return e.What
+	}
+	return fmt.Sprintf("BSP ERROR: %s: %s (superstep %d)", e.Call, e.What, e.Superstep)
+}
+
+// boardNotice prints the line the board printed for this misuse ("$PP:
+// text", in order with the core's other output) and returns the soft error
+// that makes the call do nothing.
+func (c *Core) boardNotice(call, format string, args ...any) *Error {
+	e := &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.Superstep(), Soft: true}
+	c.m.print(c.pid, e.What)
+	return e
+}
+
+func (c *Core) errorf(call, format string, args ...any) *Error {
+	return &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.Superstep()}
+}

@@ -1,0 +1,157 @@
+package engine
+
+import "unsafe"
+
+// Direct requests: bsp_put, bsp_get and bsp_send recorded by the C shim
+// (capi/direct.c) and carried out without parsing or packing. A put or a
+// get has its remote address resolved at the call (RemoteVariable,
+// cached), as on the board, and each core carries out its own in the sync
+// when the engine says so: every get reads its source after the first
+// barrier, before any put is written; a get's destination is written after
+// every core has read (it may be a registered variable another core gets
+// from); a put is written after the get replies and direct gets that could
+// write the same bytes (a put wins over a get). Direct puts and gets raise
+// their own flags, not the sync flags: a superstep with nothing else needs
+// no call into the engine (superstep.go, and bsp_sync's fast path in
+// capi/core_api.c). A message stays in its sender's log, where the engine
+// queues it at the receiver in phase B (queueDirectMessages).
+
+// DirectKind is a kind of direct request.
+type DirectKind int
+
+const (
+	DirectPut DirectKind = iota
+	DirectGet
+	DirectSend
+)
+
+// DirectDRMA is the C shim's side of direct requests: the first three carry
+// out the calling core's own logged requests (they run on its thread).
+type DirectDRMA interface {
+	ReadGets(pid int)  // read the gets' sources
+	WriteGets(pid int) // write the gets' destinations
+	WritePuts(pid int) // write the puts
+	// Sent is where the messages core src sent to core dst in superstep
+	// step are (a sequence of directMessage headers, each followed by the
+	// tag and the payload, padded to 8), and how many bytes they take;
+	// nil when none. They stay there until superstep step+2.
+	Sent(src, dst, step int) (unsafe.Pointer, int)
+}
+
+// directState is superstep+1 of the last superstep in which the core was
+// allowed direct requests of each kind.
+type directState [3]int32
+
+// SetDirectDRMA lets cores make direct requests (BeginDirect), carried
+// out by d. Set once by the C shim.
+func (m *Machine) SetDirectDRMA(d DirectDRMA) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.comm.direct = d
+}
+
+// BeginDirect tells whether this core's requests of kind may be direct in
+// this superstep, and how many bytes it may log. Not when the engine must
+// see each request: statistics count them, strict checks are the careful
+// mode, and a transport other than shared memory carries them (a core
+// cannot reach into another machine).
+func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
+	mc := &c.m.comm
+	if _, shared := mc.transport.(*sharedMemory); !shared || mc.direct == nil || c.m.stats.on || mc.checks == CheckStrict {
+		return 0, false
+	}
+	c.comm.direct[kind] = int32(c.Superstep() + 1)
+	if kind == DirectSend {
+		// the engine queues the messages at the receivers (phase B)
+		c.flag(&mc.directSends)
+		c.communicated()
+	} else {
+		c.flag(c.directFlags(kind))
+	}
+	return mc.limit - c.comm.outBytes, true
+}
+
+func (c *Core) directFlags(kind DirectKind) *syncFlags {
+	if kind == DirectGet {
+		return c.m.comm.directGets
+	}
+	return c.m.comm.directPuts
+}
+
+// DirectExhausted is the misuse of a core whose direct requests of kind
+// went over the communication limit.
+func (c *Core) DirectExhausted(kind DirectKind) *Error {
+	switch kind {
+	case DirectGet:
+		return c.commExhausted("bsp_get")
+	case DirectSend:
+		return c.commExhausted("bsp_send")
+	}
+	return c.commExhausted("bsp_put")
+}
+
+// madeDirect tells whether this core was allowed direct requests of kind
+// in this superstep (it may have logged some).
+func (c *Core) madeDirect(kind DirectKind) bool {
+	return c.comm.direct[kind] == int32(c.Superstep()+1)
+}
+
+// readDirectGets: after the first barrier, before any put is written.
+func (c *Core) readDirectGets() {
+	if c.madeDirect(DirectGet) {
+		c.m.comm.direct.ReadGets(c.pid)
+	}
+}
+
+// writeDirectGets: after every core read its gets' sources.
+func (c *Core) writeDirectGets() {
+	if c.madeDirect(DirectGet) {
+		c.m.comm.direct.WriteGets(c.pid)
+	}
+}
+
+// writeDirectPuts: after every get read its source, and after every get
+// destination that a put could overwrite is written (putsAfterGets).
+func (c *Core) writeDirectPuts() {
+	if c.madeDirect(DirectPut) {
+		c.m.comm.direct.WritePuts(c.pid)
+	}
+}
+
+// putsAfterGets tells whether the direct puts of this superstep must wait
+// for a step of their own in a sync that runs the engine's phases: a
+// sender writes them itself, and must not overtake a get destination that
+// its target writes in phase B.
+func (c *Core) putsAfterGets() bool {
+	return c.flagged(c.m.comm.directPuts) && (c.flagged(&c.m.comm.gets) || c.flagged(c.m.comm.directGets))
+}
+
+// directMessage is the header of a direct message in a sender's log
+// (struct send_entry, capi/direct.h; capi/twins.go checks the layout).
+type directMessage struct{ tagLen, size int32 }
+
+// DirectMessageHeader is the size of directMessage, for capi/twins.go.
+const DirectMessageHeader = unsafe.Sizeof(directMessage{})
+
+// queueDirectMessages queues the direct messages sent to this core in this
+// superstep, by source pid, then issue order, where their senders keep
+// them (phase B, after the packed ones).
+func (c *Core) queueDirectMessages() {
+	if !c.flagged(&c.m.comm.directSends) {
+		return
+	}
+	step := c.Superstep()
+	for src := range c.m.cores {
+		log, n := c.m.comm.direct.Sent(src, c.pid, step)
+		for at := 0; at < n; {
+			h := (*directMessage)(unsafe.Add(log, at))
+			tag := unsafe.Add(log, at+int(DirectMessageHeader))
+			err := c.comm.queue.push(message{tag: tag, payload: unsafe.Add(tag, int(h.tagLen)), tagLen: int(h.tagLen), size: int(h.size)})
+			if err != nil {
+				c.comm.err = c.errorf("bsp_sync", "%v", err)
+				return
+			}
+			at += int(DirectMessageHeader) + (int(h.tagLen+h.size)+7)&^7
+		}
+	}
+}

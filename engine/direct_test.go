@@ -1,0 +1,313 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The C shim's side of direct requests (capi/direct.c), faked: a kernel
+// logs a put as a word to write, a get as a word to read, and the engine
+// has them carried out.
+type fakeDirect struct {
+	mu          sync.Mutex
+	puts        map[int][]fakePut
+	gets        map[int][]*fakeGet
+	writes      map[int]int // WritePuts calls that wrote something, by pid
+	overwritten []int64     // the distinct values the puts overwrote
+	sent        map[[3]int][]byte
+}
+
+type fakePut struct {
+	dst *int64
+	v   int64
+}
+
+type fakeGet struct {
+	src, dst *int64
+	staged   int64
+}
+
+func newFakeDirect(m *Machine) *fakeDirect {
+	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}, sent: map[[3]int][]byte{}}
+	m.SetDirectDRMA(f)
+	return f
+}
+
+func (f *fakeDirect) put(k kcore, dst *int64, v int64) {
+	_, ok := k.BeginDirect(DirectPut)
+	require.True(k.t, ok, "direct puts allowed")
+	f.mu.Lock()
+	f.puts[k.Pid()] = append(f.puts[k.Pid()], fakePut{dst, v})
+	f.mu.Unlock()
+}
+
+func (f *fakeDirect) get(k kcore, src, dst *int64) {
+	_, ok := k.BeginDirect(DirectGet)
+	require.True(k.t, ok, "direct gets allowed")
+	f.mu.Lock()
+	f.gets[k.Pid()] = append(f.gets[k.Pid()], &fakeGet{src: src, dst: dst})
+	f.mu.Unlock()
+}
+
+func (f *fakeDirect) logged(pid int) ([]fakePut, []*fakeGet) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.puts[pid], f.gets[pid]
+}
+
+func (f *fakeDirect) ReadGets(pid int) {
+	_, gets := f.logged(pid)
+	for _, g := range gets {
+		g.staged = *g.src
+	}
+}
+
+func (f *fakeDirect) WriteGets(pid int) {
+	_, gets := f.logged(pid)
+	for _, g := range gets {
+		*g.dst = g.staged
+	}
+	f.mu.Lock()
+	delete(f.gets, pid)
+	f.mu.Unlock()
+}
+
+func (f *fakeDirect) WritePuts(pid int) {
+	puts, _ := f.logged(pid)
+	f.mu.Lock()
+	delete(f.puts, pid)
+	if len(puts) > 0 {
+		f.writes[pid]++
+	}
+	for _, p := range puts {
+		if !slices.Contains(f.overwritten, *p.dst) {
+			f.overwritten = append(f.overwritten, *p.dst)
+		}
+	}
+	f.mu.Unlock()
+	for _, p := range puts {
+		*p.dst = p.v
+	}
+}
+
+// send logs a message as capi/direct.c does: header, tag, payload, padded.
+func (f *fakeDirect) send(k kcore, to int, tag, payload []byte) {
+	_, ok := k.BeginDirect(DirectSend)
+	require.True(k.t, ok, "direct sends allowed")
+	rec := binary.LittleEndian.AppendUint32(nil, uint32(len(tag)))
+	rec = binary.LittleEndian.AppendUint32(rec, uint32(len(payload)))
+	rec = append(append(rec, tag...), payload...)
+	for len(rec)%8 != 0 {
+		rec = append(rec, 0)
+	}
+	key := [3]int{k.Pid(), to, k.Superstep()}
+	f.mu.Lock()
+	f.sent[key] = append(f.sent[key], rec...)
+	f.mu.Unlock()
+}
+
+func (f *fakeDirect) Sent(src, dst, step int) (unsafe.Pointer, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.sent[[3]int{src, dst, step}]
+	if len(b) == 0 {
+		return nil, 0
+	}
+	return unsafe.Pointer(&b[0]), len(b)
+}
+
+// directMachine is a boardMachine (reg_test.go) over shared memory,
+// whatever -transport says: its cores may put directly.
+func directMachine(t *testing.T, n int) *Machine {
+	m, _ := boardMachine(t, n)
+	m.UseTransport(nil)
+	return m
+}
+
+func TestDirectPutWinsOverGetOfTheSameBytes(t *testing.T) {
+	const rounds = 100
+	m := directMachine(t, 2)
+	f := newFakeDirect(m)
+	mem := perCore(2)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		me.x = 11
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		for r := range rounds {
+			if k.Pid() == 0 {
+				me.x = -1
+				k.must(k.Get(1, ptr(&me.x), 0, ptr(&me.x), 8)) // brings 11
+			} else {
+				f.put(k, &mem[0].x, int64(100+r))
+			}
+			k.Sync()
+		}
+	}))
+	assert.Equal(t, int64(100+rounds-1), mem[0].x)
+	assert.Equal(t, rounds, f.writes[1])
+	assert.Equal(t, []int64{11}, f.overwritten, "each put is written after the get's reply, over it")
+}
+
+func TestDirectPutsAloneNeedNoEngine(t *testing.T) {
+	m := directMachine(t, 3)
+	f := newFakeDirect(m)
+	mem := perCore(3)
+	pending := make([]int32, 3)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		k.Sync() // the registration's engine sync left nothing pending
+		next := (k.Pid() + 1) % 3
+		f.put(k, &mem[next].x, int64(100+k.Pid()))
+		pending[k.Pid()] = k.pending.Load()
+		k.Sync()
+	}))
+	assert.Equal(t, []int32{0, 0, 0}, pending, "a direct put does not need the engine")
+	for pid := range 3 {
+		assert.Equal(t, int64(100+(pid+2)%3), mem[pid].x)
+		assert.Equal(t, 1, f.writes[pid])
+	}
+	assert.Equal(t, 3, m.Core(0).Superstep())
+}
+
+func TestDirectPutsNextToAnEngineSync(t *testing.T) {
+	m := directMachine(t, 2)
+	f := newFakeDirect(m)
+	mem := perCore(2)
+	got := make([]int, 2)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		if k.Pid() == 0 {
+			f.put(k, &mem[1].x, 7) // only a direct put: the fast path's core
+		} else {
+			one := byte(1)
+			k.must(k.Send(0, nil, ptr(&one), 1)) // the engine's core
+		}
+		k.Sync()
+		got[k.Pid()], _ = k.QSize()
+	}))
+	assert.Equal(t, int64(7), mem[1].x)
+	assert.Equal(t, []int{1, 0}, got)
+}
+
+func TestDirectPutsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(m *Machine)
+	}{
+		{"strict checks", func(m *Machine) { m.CommConfig(CheckStrict, 0) }},
+		{"statistics", func(m *Machine) { m.SetStats(true) }},
+		{"another transport", func(m *Machine) { m.UseTransport(newCopyingTransport) }},
+		{"no shim", func(m *Machine) { m.SetDirectDRMA(nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := directMachine(t, 2)
+			newFakeDirect(m)
+			tc.setup(m)
+			allowed := make([]bool, 2)
+			require.Nil(t, spmd(t, m, func(k kcore) {
+				_, puts := k.BeginDirect(DirectPut)
+				_, gets := k.BeginDirect(DirectGet)
+				allowed[k.Pid()] = puts || gets
+			}))
+			assert.Equal(t, []bool{false, false}, allowed)
+		})
+	}
+}
+
+// Two cores swap their registered words with direct gets into the words
+// themselves: each get reads the value from before the sync.
+func TestDirectGetsSwap(t *testing.T) {
+	m := directMachine(t, 2)
+	f := newFakeDirect(m)
+	mem := perCore(2)
+	pending := make([]int32, 2)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		me.x = int64(10 + k.Pid())
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		k.Sync()
+		f.get(k, &mem[1-k.Pid()].x, &me.x)
+		pending[k.Pid()] = k.pending.Load()
+		k.Sync()
+	}))
+	assert.Equal(t, []int32{0, 0}, pending, "a direct get does not need the engine")
+	assert.Equal(t, int64(11), mem[0].x)
+	assert.Equal(t, int64(10), mem[1].x)
+}
+
+// A direct get and a direct put to the same bytes: the put wins, with and
+// without the engine in the sync (a message makes core 2 need it).
+func TestDirectPutWinsOverDirectGet(t *testing.T) {
+	for _, engine := range []bool{false, true} {
+		m := directMachine(t, 3)
+		f := newFakeDirect(m)
+		mem := perCore(3)
+		require.Nil(t, spmd(t, m, func(k kcore) {
+			me := mem[k.Pid()]
+			me.x = int64(10 + k.Pid())
+			k.must(k.PushReg(ptr(&me.x), 8))
+			k.Sync()
+			for r := range 50 {
+				switch k.Pid() {
+				case 0:
+					f.get(k, &mem[1].x, &me.x)
+				case 1:
+					f.put(k, &mem[0].x, int64(100+r))
+				case 2:
+					if engine {
+						one := byte(1)
+						k.must(k.Send(0, nil, ptr(&one), 1))
+					}
+				}
+				k.Sync()
+			}
+		}))
+		assert.Equal(t, int64(149), mem[0].x, "engine %v", engine)
+		assert.Equal(t, []int64{11}, f.overwritten, "engine %v: the puts overwrite the gets' values", engine)
+	}
+}
+
+// Direct messages are queued by source pid, then issue order, with the
+// tag of the superstep they were sent in.
+func TestDirectSendsQueueInSourceOrder(t *testing.T) {
+	m := directMachine(t, 3)
+	f := newFakeDirect(m)
+	got := make([][]string, 3)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		size := 2
+		_, err := k.SetTagsize(size)
+		k.must(err)
+		k.Sync()
+		for i := range 2 {
+			for to := range 3 {
+				f.send(k, to, []byte{byte(k.Pid()), byte(i)}, []byte(fmt.Sprintf("%d>%d#%d", k.Pid(), to, i)))
+			}
+		}
+		k.Sync()
+		n, bytes := k.QSize()
+		assert.Equal(t, 6, n)
+		assert.Equal(t, 6*5, bytes)
+		for range n {
+			var tag [2]byte
+			size := k.GetTag(ptr(&tag))
+			buf := make([]byte, size)
+			k.Move(unsafe.Pointer(unsafe.SliceData(buf)), size)
+			got[k.Pid()] = append(got[k.Pid()], fmt.Sprintf("%d%d:%s", tag[0], tag[1], buf))
+		}
+	}))
+	assert.Equal(t, []string{"00:0>0#0", "01:0>0#1", "10:1>0#0", "11:1>0#1", "20:2>0#0", "21:2>0#1"}, got[0])
+	assert.Equal(t, "21:2>2#1", got[2][5])
+}

@@ -1,0 +1,339 @@
+package engine
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"libebsp/emesh"
+)
+
+// DRMA: bsp_put and bsp_get are buffered (packed now, carried out at the
+// next bsp_sync); bsp_hpput, bsp_hpget and bsp_direct_get copy at once.
+// In the at-once registration model each of them, and DirectAddress, may
+// answer NotYet: the target may still push the registration it needs
+// (remoteReg).
+
+// Record kinds of the DRMA layer. A put travels in laneData: a is the
+// target's registration slot, b the offset, the payload the bytes. A get is
+// a request and a reply: the request (laneRequests; a: slot, b: offset,
+// payload: the byte count and the get's number) is served by the owner of
+// the variable in phase A, which sends the bytes back in laneReplies (a:
+// the get's number); the requester writes them to the destination in phase
+// B, before any put is applied.
+const (
+	kindPut Kind = 1 + iota
+	kindGetRequest
+	kindGetReply
+)
+
+func init() {
+	registerKind(kindPut, (*Core).applyPut)
+	registerKind(kindGetRequest, (*Core).serveGet)
+	registerKind(kindGetReply, (*Core).completeGet)
+}
+
+// drmaState is a core's DRMA state.
+type drmaState struct {
+	gets   []pendingGet // this superstep's gets, by number
+	found  []foundSlot  // by pid: the last slot found there (bufferedTarget)
+	direct directState  // direct.go
+}
+
+// foundSlot says that a core's slot-1 was found filled in superstep step-1.
+type foundSlot struct{ slot, step int32 }
+
+// pendingGet is a bsp_get waiting for its reply.
+type pendingGet struct {
+	dst    unsafe.Pointer
+	nbytes int
+}
+
+// getRequestSize is the payload of a get request: byte count, get number.
+const getRequestSize = 8
+
+// target parses a DRMA request to or from the registered variable addr of
+// core pid: it returns that core's copy of the variable.
+func (c *Core) target(call string, pid int, addr unsafe.Pointer, offset, nbytes int) (int, registration, *Error) {
+	slot, err := c.parseTarget(call, pid, addr, offset, nbytes)
+	if err != nil {
+		return 0, registration{}, err
+	}
+	reg, err := c.remoteTarget(call, pid, addr, slot, offset, nbytes)
+	return slot, reg, err
+}
+
+// bufferedTarget is target for bsp_put and bsp_get, which need only the
+// slot: the receiver resolves it at the sync. In the at-once model, once a
+// superstep found core pid's slot filled, it stays found until the sync (a
+// pop leaves it visible for the rest of the superstep), and sizes are not
+// checked, so the answer is remembered per destination: at 16 cores the
+// lookups in other cores' tables were an eighth of a put's cost.
+func (c *Core) bufferedTarget(call string, pid int, addr unsafe.Pointer, offset, nbytes int) (int, *Error) {
+	slot, err := c.parseTarget(call, pid, addr, offset, nbytes)
+	if err != nil {
+		return 0, err
+	}
+	if !c.m.comm.atOnce {
+		_, err := c.remoteTarget(call, pid, addr, slot, offset, nbytes)
+		return slot, err
+	}
+	found := c.comm.found
+	if found == nil {
+		found = make([]foundSlot, len(c.m.cores))
+		c.comm.found = found
+	}
+	// slot+1 and superstep+1, so that the zero value finds nothing
+	want := foundSlot{slot: int32(slot + 1), step: int32(c.Superstep() + 1)}
+	if found[pid] == want {
+		return slot, nil
+	}
+	if _, err := c.remoteTarget(call, pid, addr, slot, offset, nbytes); err != nil {
+		return 0, err
+	}
+	found[pid] = want
+	return slot, nil
+}
+
+// parseTarget checks a request's arguments and finds this core's slot of addr.
+func (c *Core) parseTarget(call string, pid int, addr unsafe.Pointer, offset, nbytes int) (int, *Error) {
+	if pid < 0 || pid >= len(c.m.cores) {
+		return 0, c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
+	}
+	if nbytes < 0 {
+		return 0, c.errorf(call, "negative size %d (core %02d)", nbytes, pid)
+	}
+	if offset < 0 {
+		return 0, c.errorf(call, "negative offset %d (core %02d)", offset, pid)
+	}
+	slot, ok := c.registeredSlot(addr)
+	if !ok {
+		return 0, c.unknownVariable(call, addr, pid, offset, nbytes)
+	}
+	return slot, nil
+}
+
+// remoteTarget is core pid's registration in slot, checked for the
+// request; NotYet while pid may still fill the slot (remoteReg).
+func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, offset, nbytes int) (registration, *Error) {
+	reg, ok, later := c.remoteReg(pid, slot)
+	if later {
+		return registration{}, NotYet
+	}
+	if !ok {
+		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
+			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
+	}
+	if !c.m.comm.unchecked && offset+nbytes > c.checkedSize(reg) {
+		return registration{}, c.errorf(call, "%d bytes at offset %d exceed the %d bytes core %02d registered", nbytes, offset, reg.size, pid)
+	}
+	return reg, nil
+}
+
+// unknownVariable reports a request naming an address this core has not
+// registered: the board printed a line and ignored the call.
+func (c *Core) unknownVariable(call string, addr unsafe.Pointer, pid, offset, nbytes int) *Error {
+	if c.m.comm.atOnce {
+		return c.boardNotice(call, "BSP ERROR: could not find bsp var 0x%x", uintptr(addr))
+	}
+	return c.errorf(call, "the address is not a registered variable (core %02d, %d bytes at offset %d)", pid, nbytes, offset)
+}
+
+// checkBuffer checks the nbytes at p, argument what of call, that the
+// engine is about to read (or, with write, write). At every check level,
+// as a bad pointer would otherwise fault inside Go code: "the source is
+// NULL but nbytes is 16", "cannot read 16 bytes of the source at 0x10: no
+// readable memory there".
+func (c *Core) checkBuffer(call, what string, p unsafe.Pointer, nbytes int, write bool) *Error {
+	if bad := emesh.CheckUser(p, nbytes, write); bad != nil {
+		return c.errorf(call, "%s", bad.Describe(what))
+	}
+	return nil
+}
+
+// Put is bsp_put: src is copied now and written at the next sync.
+func (c *Core) Put(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
+	return c.put(pid, src, dst, offset, nbytes, true)
+}
+
+// put is Put; checkSource is false for a source in the request log, the
+// library's own copy.
+func (c *Core) put(pid int, src, dst unsafe.Pointer, offset, nbytes int, checkSource bool) *Error {
+	slot, err := c.bufferedTarget("bsp_put", pid, dst, offset, nbytes)
+	if err == nil && checkSource {
+		err = c.checkBuffer("bsp_put", "the source", src, nbytes, false)
+	}
+	if err != nil {
+		return err
+	}
+	data, err := c.pack("bsp_put", laneData, pid, kindPut, uint32(slot), uint32(offset), nbytes)
+	if err != nil {
+		return err
+	}
+	copy(data, bytesAt(src, nbytes))
+	if c.m.stats.on {
+		c.countSent(pid, nbytes, false)
+	}
+	return nil
+}
+
+// applyPut writes a put into this core's copy of the variable: the slot as
+// the sender found it (popped in this superstep still counts).
+func (c *Core) applyPut(_ int, r record) {
+	reg, _ := c.slot(int(r.a))
+	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
+	if c.m.stats.on {
+		c.countRecv(len(r.data), false)
+	}
+}
+
+// HPPut is bsp_hpput: written into the target's variable at once.
+func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
+	_, reg, err := c.target("bsp_hpput", pid, dst, offset, nbytes)
+	if err == nil {
+		err = c.checkBuffer("bsp_hpput", "the source", src, nbytes, false)
+	}
+	if err != nil {
+		return err
+	}
+	copy(bytesAt(addAt(reg.addr, offset), nbytes), bytesAt(src, nbytes))
+	return nil
+}
+
+// Get is bsp_get: the source is read during the next sync, before any
+// put of this superstep is applied.
+func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	return c.get(pid, src, offset, dst, nbytes, true)
+}
+
+// get is Get; checkDestination is false for a get from the request log,
+// whose destination the shim checked when it logged it (reqlog_get).
+func (c *Core) get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int, checkDestination bool) *Error {
+	slot, err := c.bufferedTarget("bsp_get", pid, src, offset, nbytes)
+	if err == nil && checkDestination {
+		err = c.checkBuffer("bsp_get", "the destination", dst, nbytes, true)
+	}
+	if err != nil {
+		return err
+	}
+	cs := &c.comm
+	if cs.outBytes+nbytes > c.m.comm.limit {
+		return c.errorf("bsp_get", "communication memory exhausted: this core requested more than %d MiB in one superstep (raise %s)",
+			c.m.comm.limit>>20, CommLimitEnv)
+	}
+	req, err := c.pack("bsp_get", laneRequests, pid, kindGetRequest, uint32(slot), uint32(offset), getRequestSize)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(req[0:], uint32(nbytes))
+	binary.LittleEndian.PutUint32(req[4:], uint32(len(cs.gets)))
+	cs.outBytes += nbytes // the reply
+	if len(cs.gets) == 0 {
+		c.flag(&c.m.comm.gets)
+	}
+	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
+	if c.m.stats.on {
+		c.countGot(pid, nbytes)
+	}
+	return nil
+}
+
+// serveGet answers a get request for this core's copy of a variable with
+// its bytes as they are before any put of the superstep (phase A). The
+// reply's memory was counted against the requester's limit.
+func (c *Core) serveGet(src int, r record) {
+	nbytes := int(binary.LittleEndian.Uint32(r.data[0:]))
+	reg, _ := c.slot(int(r.a)) // popped in this superstep still counts
+	reply, err := c.outBlock(laneReplies, src).add(kindGetReply, binary.LittleEndian.Uint32(r.data[4:]), 0, nbytes)
+	if err != nil {
+		c.comm.err = c.errorf("bsp_sync", "%v", err)
+		return
+	}
+	copy(reply, bytesAt(addAt(reg.addr, int(r.b)), nbytes))
+}
+
+// completeGet writes a reply to the destination of its get (phase B).
+func (c *Core) completeGet(_ int, r record) {
+	g := c.comm.gets[r.a]
+	copy(bytesAt(g.dst, g.nbytes), r.data)
+}
+
+// HPGet is bsp_hpget: read from the source at once.
+func (c *Core) HPGet(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	return c.readNow("bsp_hpget", pid, src, offset, dst, nbytes)
+}
+
+// DirectGet is bsp_direct_get (MulticoreBSP): a blocking get, done at once.
+func (c *Core) DirectGet(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	return c.readNow("bsp_direct_get", pid, src, offset, dst, nbytes)
+}
+
+func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	_, reg, err := c.target(call, pid, src, offset, nbytes)
+	if err == nil {
+		err = c.checkBuffer(call, "the destination", dst, nbytes, true)
+	}
+	if err != nil {
+		return err
+	}
+	copy(bytesAt(dst, nbytes), bytesAt(addAt(reg.addr, offset), nbytes))
+	return nil
+}
+
+// RemoteVariable tells where core pid's copy of the registered variable
+// addr is and how many bytes of it requests may reach, for copies that the
+// C shim makes itself within a superstep; ok is false when the request is
+// not a plain one (no such core, addr not registered, the target's slot
+// still empty): the shim then calls HPPut/HPGet, which wait or report.
+func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Pointer, size int, ok bool) {
+	if pid < 0 || pid >= len(c.m.cores) {
+		return nil, 0, false
+	}
+	slot, ok := c.registeredSlot(addr)
+	if !ok {
+		return nil, 0, false
+	}
+	t := c.m.cores[pid]
+	reg, ok := t.slot(slot) // next-sync model: fixed until the sync
+	if c.m.comm.atOnce {
+		// a slot popped in this superstep may be filled again: HPPut waits
+		reg, ok = t.slotShared(slot, c.Superstep())
+		ok = ok && reg.live
+	}
+	if !ok {
+		return nil, 0, false
+	}
+	return reg.addr, c.checkedSize(reg), true
+}
+
+// DirectAddress is ebsp_get_direct_address: core pid's copy of the
+// registered variable addr, or nil when addr is not registered.
+func (c *Core) DirectAddress(pid int, addr unsafe.Pointer) (unsafe.Pointer, *Error) {
+	reg, err := c.directTarget(pid, addr)
+	if err != nil {
+		return nil, err
+	}
+	return reg.addr, nil
+}
+
+func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error) {
+	const call = "ebsp_get_direct_address"
+	if pid < 0 || pid >= len(c.m.cores) {
+		return registration{}, c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
+	}
+	slot, ok := c.registeredSlot(addr)
+	if !ok {
+		if c.m.comm.atOnce {
+			return registration{}, c.unknownVariable(call, addr, pid, 0, 0)
+		}
+		return registration{}, nil
+	}
+	reg, ok, later := c.remoteReg(pid, slot)
+	if later {
+		return registration{}, NotYet
+	}
+	if !ok {
+		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
+			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
+	}
+	return reg, nil
+}

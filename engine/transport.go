@@ -1,0 +1,208 @@
+package engine
+
+import "encoding/binary"
+
+// The transport layer (Scrambler's packing and transmission layers,
+// BSPonMPI's A2A): every core packs records into one block per destination
+// and lane; the blocks of a lane are exchanged; every receiver walks the
+// blocks for it in source order, each block in the order it was packed.
+// It knows nothing of BSP: a record is a kind, two 32-bit arguments and a
+// payload, and what a kind means belongs to the layer that registered a
+// handler for it (DRMA, BSMP). An MPI transport implements Transport over
+// MPI_Alltoallv; nothing above it changes.
+
+// Lane is one stream of blocks, exchanged and delivered on its own. The
+// superstep (superstep.go) decides when each lane is delivered, e.g. get
+// requests before get replies before puts.
+type Lane uint8
+
+// lanes is the number of lanes a transport carries.
+const lanes = 3
+
+// Kind is a record kind; the layers define them (see handlers).
+type Kind uint32
+
+// maxKinds bounds the kinds a block counts.
+const maxKinds = 8
+
+// recHeader is the size of a record header: kind, two arguments, length.
+const recHeader = 16
+
+// record is one record as a receiver sees it.
+type record struct {
+	kind Kind
+	a, b uint32
+	data []byte
+}
+
+// Block is what one core packed for one destination in one lane during a
+// round, with the payload bytes of each kind (the receiver may size its
+// buffers before it unpacks: BSMP's inbox).
+type Block struct {
+	buffer
+	count [maxKinds]int // records of each kind
+	bytes [maxKinds]int // their payload bytes
+}
+
+func newBlock() *Block { return &Block{buffer: buffer{onHeap: true}} }
+
+// pad8 rounds n up to a multiple of 8 so record headers stay aligned.
+func pad8(n int) int { return (n + 7) &^ 7 }
+
+// recordSize is what a record with an n-byte payload takes in a block.
+func recordSize(n int) int { return recHeader + pad8(n) }
+
+// add appends a record and returns its payload, to be filled by the caller.
+func (b *Block) add(kind Kind, a1, a2 uint32, n int) ([]byte, error) {
+	size := recordSize(n)
+	if b.used+size > len(b.mem) {
+		if err := b.grow(size); err != nil {
+			return nil, err
+		}
+	}
+	rec := b.take(size)
+	binary.LittleEndian.PutUint32(rec[0:], uint32(kind))
+	binary.LittleEndian.PutUint32(rec[4:], a1)
+	binary.LittleEndian.PutUint32(rec[8:], a2)
+	binary.LittleEndian.PutUint32(rec[12:], uint32(n))
+	b.count[kind]++
+	b.bytes[kind] += n
+	return rec[recHeader : recHeader+n], nil
+}
+
+// each walks the block's records in the order they were packed.
+func (b *Block) each(visit func(record)) {
+	mem := b.mem[:b.used]
+	for len(mem) > 0 {
+		r := record{
+			kind: Kind(binary.LittleEndian.Uint32(mem[0:])),
+			a:    binary.LittleEndian.Uint32(mem[4:]),
+			b:    binary.LittleEndian.Uint32(mem[8:]),
+		}
+		n := int(binary.LittleEndian.Uint32(mem[12:]))
+		r.data = mem[recHeader : recHeader+n]
+		visit(r)
+		mem = mem[recordSize(n):]
+	}
+}
+
+// clear empties the block, keeping its memory.
+func (b *Block) clear() {
+	b.reset()
+	b.count, b.bytes = [maxKinds]int{}, [maxKinds]int{}
+}
+
+// Transport moves blocks between the cores of one run.
+//
+// A round of a lane: every core packs into Out(lane, self, dst) for any
+// dst, then calls Post(lane, self) (a core that packed nothing in any lane
+// may skip it); after a barrier of all cores, every core reads In(lane,
+// src, self) for every src, then calls Done(lane, self); after another
+// barrier, Reset(self) empties what the core packed, for the next round.
+type Transport interface {
+	// Out is the block core src packs for dst in lane: the same one for
+	// the whole run (callers may keep it).
+	Out(lane Lane, src, dst int) *Block
+	// Post says that src packed everything for lane in this round.
+	Post(lane Lane, src int)
+	// In is what src posted for dst in lane; nil when nothing.
+	In(lane Lane, src, dst int) *Block
+	// Done says that dst has read everything sent to it in lane.
+	Done(lane Lane, dst int)
+	// Reset empties what core pid packed and received.
+	Reset(pid int)
+	// Release returns the transport's memory (the end of bsp_begin's runs).
+	Release()
+}
+
+// sharedMemory is the in-process transport: a receiver reads the sender's
+// block in place (the barrier between sync steps is the exchange), so the
+// only copy is the one the receiving layer makes.
+type sharedMemory struct {
+	out [][lanes][]*Block // by source, lane, destination
+}
+
+func newSharedMemory(n int) Transport {
+	return &sharedMemory{out: make([][lanes][]*Block, n)}
+}
+
+func (s *sharedMemory) Out(lane Lane, src, dst int) *Block {
+	blocks := s.out[src][lane]
+	if blocks == nil {
+		blocks = make([]*Block, len(s.out))
+		s.out[src][lane] = blocks
+	}
+	blk := blocks[dst]
+	if blk == nil {
+		blk = newBlock()
+		blocks[dst] = blk
+	}
+	return blk
+}
+
+func (s *sharedMemory) Post(Lane, int) {}
+
+func (s *sharedMemory) In(lane Lane, src, dst int) *Block {
+	if blocks := s.out[src][lane]; blocks != nil {
+		return blocks[dst]
+	}
+	return nil
+}
+
+func (s *sharedMemory) Done(Lane, int) {}
+
+func (s *sharedMemory) Reset(pid int) {
+	for _, blocks := range s.out[pid] {
+		for _, blk := range blocks {
+			if blk != nil {
+				blk.clear()
+			}
+		}
+	}
+}
+
+func (s *sharedMemory) Release() {
+	for i := range s.out {
+		s.out[i] = [lanes][]*Block{}
+	}
+}
+
+// handler processes one record that core src sent to core c.
+type handler func(c *Core, src int, r record)
+
+// handlers maps each record kind to the layer that defined it; the layers
+// fill it in their init functions.
+var handlers [maxKinds]handler
+
+// registerKind gives kind to a layer's handler; a kind has one owner.
+func registerKind(kind Kind, h handler) {
+	if kind == 0 || kind >= maxKinds || handlers[kind] != nil {
+		panic("runtime: record kind registered twice or out of range")
+	}
+	handlers[kind] = h
+}
+
+// deliver hands every record sent to c in lane to its kind's handler, in
+// source order and, per source, in packing order.
+func (c *Core) deliver(lane Lane) {
+	t := c.m.comm.transport
+	for src := range c.m.cores {
+		if blk := t.In(lane, src, c.pid); blk != nil && blk.used > 0 {
+			blk.each(func(r record) { handlers[r.kind](c, src, r) })
+		}
+	}
+	t.Done(lane, c.pid)
+}
+
+// incoming sums, over every source, the records of kind waiting for c in
+// lane and their payload bytes.
+func (c *Core) incoming(lane Lane, kind Kind) (count, bytes int) {
+	t := c.m.comm.transport
+	for src := range c.m.cores {
+		if blk := t.In(lane, src, c.pid); blk != nil {
+			count += blk.count[kind]
+			bytes += blk.bytes[kind]
+		}
+	}
+	return count, bytes
+}
