@@ -157,3 +157,12 @@ void bsp_abort(const char *format, ...)
     sched_stop();
     sched_leave_if_stopped();
 }
+
+/* The engine reports a stalled run (deadlock, divergence, watchdog) with
+ * every core's place and superstep. */
+static const struct sched_hooks engine_hooks = {.report_stall = goReportStall};
+
+__attribute__((constructor)) static void engine_register(void)
+{
+    sched_add_hooks(&engine_hooks);
+}

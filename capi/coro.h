@@ -1,6 +1,6 @@
 /*
- * The coroutine scheduler (sched_coro.c) as sched_threads.c uses it: the
- * barrier logic stays there, this only runs cores as coroutines.
+ * The coroutine scheduler (sched_coro.c) as sched_run.c uses it: the
+ * barrier and the waits stay there, this only runs cores as coroutines.
  */
 #ifndef EBSP_CORO_H
 #define EBSP_CORO_H
@@ -29,6 +29,14 @@ void coro_cancel(void);
 void coro_join(void);
 /* The calling code runs on a coroutine. */
 int coro_current(void);
+/* A coroutine core yields its worker to the cores queued there and
+ * returns 1; elsewhere returns 0 at once. */
+int coro_yield(void);
+/* A coroutine core parks until *word != val, or for about a millisecond
+ * (the monitor wakes timed waiters every tick), or until the run stops,
+ * and returns 1; elsewhere returns 0 at once. Whoever changes *word then
+ * calls coro_poke or coro_poke_all. */
+int coro_wait(_Atomic unsigned *word, unsigned val);
 /* Suspends the calling coroutine until *word != val. The workers watch the
  * word their cores parked here wait on, so changing it is enough to wake
  * them, then coro_kick() for workers that sleep: every caller passes the
@@ -39,7 +47,7 @@ void coro_kick(void);
  * stops, clocks to look at). */
 void coro_wake_parked(void);
 /* Makes the parked coroutines of core pid's worker runnable if their word
- * changed (sched_wait_change); call after changing it. */
+ * changed (coro_wait); call after changing it. */
 void coro_poke(int pid);
 /* coro_poke for the cores of every worker. */
 void coro_poke_all(void);

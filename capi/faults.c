@@ -34,6 +34,10 @@ static __thread sigjmp_buf *probe_jmp;
  * report of a crash there; NULL outside. */
 static __thread const char *host_activity;
 
+/* Installs the crash reporter (once): a fault on a core thread prints the
+ * core, its superstep and the address before the process dies. */
+static void faults_install(void);
+
 /* The memories the last bsp_end unmapped, [lo, hi) each: the external
  * memory and the cores' local memories. */
 static _Atomic uintptr_t released[2][2];
@@ -198,7 +202,7 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
 
 static _Atomic int installed;
 
-void faults_install(void)
+static void faults_install(void)
 {
     if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
@@ -214,7 +218,9 @@ void faults_install(void)
     sigaction(interrupt_signal(), &sa, NULL);
 }
 
-void faults_thread_start(void)
+/* Per thread that runs cores: an alternate signal stack, so stack
+ * overflows are reported. */
+static void faults_thread_start(void)
 {
     alt_stack = malloc(ALT_STACK_SIZE);
     if (!alt_stack)
@@ -223,7 +229,7 @@ void faults_thread_start(void)
     sigaltstack(&ss, NULL);
 }
 
-void faults_thread_end(void)
+static void faults_thread_end(void)
 {
     if (!alt_stack)
         return;
@@ -233,9 +239,33 @@ void faults_thread_end(void)
     alt_stack = NULL;
 }
 
-void faults_interrupt(struct ebsp_core *core)
+/* Asks a core that computes without calling the library to leave its
+ * kernel (watchdog); it leaves only when interrupted in its own kernel code. */
+static void faults_interrupt(struct ebsp_core *core)
 {
     pthread_kill(core->thread, interrupt_signal());
+}
+
+/* Where a kernel file's core runs its code, for fault reports and the
+ * interrupt's test (unless whoever made the core knew better: bsplib_api.c). */
+static void faults_core_begin(struct ebsp_core *core)
+{
+    if (core->can_unwind && !core->kernel_base)
+        core->kernel_base = object_base((const void *)core->entry);
+}
+
+static const struct sched_hooks faults_hooks = {
+    .prepare = faults_install,
+    .core_begin = faults_core_begin,
+    .thread_begin = faults_thread_start,
+    .thread_end = faults_thread_end,
+    .interrupt = faults_interrupt,
+    .host_call = faults_host_call,
+};
+
+__attribute__((constructor)) static void faults_register(void)
+{
+    sched_add_hooks(&faults_hooks);
 }
 
 /* Touches the byte at a as a read, or as a write that leaves it as it is

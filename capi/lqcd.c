@@ -17,10 +17,9 @@
  * that core's event word and wakes it only when it sleeps in a wait
  * (futex), so a completion costs no system call in the common case.
  *
- * Waits spin a little with sched_yield (cores outnumber CPUs), then sleep
- * on the core's event word in slices, checking the deadline, a stopped run
- * and a partner that left its kernel. A coroutine core (sched_coro.c)
- * yields its worker to the other cores instead of sleeping.
+ * Waits spin a little (sched_pause: cores outnumber CPUs), then wait for
+ * the core's event word to change (sched_wait) in slices, checking the
+ * deadline, a stopped run and a partner that left its kernel.
  *
  * Collectives use the scheduler's barrier with their own kind
  * (WHERE_LQCD), so the deadlock detector sees them: cores in an LQCD
@@ -36,7 +35,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -45,9 +43,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 /* Go side (capi/lqcd.go). */
 extern int goLqcdPlace(int *dims, int ndims, int nprocs, int *pid_of_rank, char *err, int errlen);
@@ -100,7 +95,7 @@ struct lqcd_err {
 struct lqcd_core {
     struct lqcd_err err;      /* per core, not per thread: coroutine cores change threads */
     _Atomic unsigned ev;      /* bumped when another core completes one of ours */
-    _Atomic int sleeping;     /* this core waits for ev to change: WAIT_PARKED, WAIT_FUTEX */
+    _Atomic int sleeping;     /* 1: this core waits for ev to change */
     int init;                 /* initMachine called (and not shut down) */
     _Atomic int shut;         /* shutdownMachine called */
     unsigned coll;            /* collectives done by this core */
@@ -188,26 +183,10 @@ void clearError(void)
     e->str[0] = 0;
 }
 
-/* ---- futex ---- */
-
-static void futex_wait_ms(_Atomic unsigned *word, unsigned expected, long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
-}
-
-static void futex_wake(_Atomic unsigned *word)
-{
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
-/* How a waiting core waits for its ev to change: parked (a coroutine) or
- * asleep on the futex (a thread). */
-enum { WAIT_PARKED = 1, WAIT_FUTEX };
-
 /* Tells core pid that one of its operations completed: nothing when it is
- * not waiting, the futex system call only for a thread that sleeps, the
- * scheduler's wake only for the parked core (not every parked core: a
+ * not waiting, else the scheduler's wake for that core only (a futex
+ * system call for a thread, a poke of its worker for a coroutine; not
+ * every parked core: a
  * 16-core halo exchange made each notify wake them all, and all of them
  * went round their wait loops). A waiter stores its sleeping word and then
  * looks at the state of the operation it waits for once more; the caller
@@ -219,14 +198,10 @@ static void notify(int pid)
 {
     struct lqcd_core *c = &L.cores[pid];
     atomic_thread_fence(memory_order_seq_cst);
-    int how = atomic_load(&c->sleeping);
-    if (!how)
+    if (!atomic_load(&c->sleeping))
         return;
     atomic_fetch_add(&c->ev, 1);
-    if (how == WAIT_FUTEX)
-        futex_wake(&c->ev);
-    else
-        sched_wake_core(pid);
+    sched_wake(&c->ev, pid);
 }
 
 static void spin_lock(atomic_flag *f)
@@ -243,7 +218,11 @@ static void spin_unlock(atomic_flag *f)
 
 /* ---- the run ---- */
 
-void lqcd_run_begin(int n)
+static void lqcd_run_end(void);
+
+/* Per-run state of the LQCD API: made before the cores start (the
+ * scheduler's run hooks), freed with every channel after they all left. */
+static void lqcd_run_begin(int n)
 {
     lqcd_run_end(); /* nothing of an earlier run survives */
     void *p = NULL;
@@ -272,7 +251,7 @@ void lqcd_run_begin(int n)
     L.cores = cores;
 }
 
-void lqcd_run_end(void)
+static void lqcd_run_end(void)
 {
     if (L.cores) {
         for (int i = 0; i < L.n; i++) {
@@ -302,6 +281,13 @@ void lqcd_run_end(void)
     L.pid_of_rank = L.rank_of_pid = NULL;
     L.topo = 0;
     L.n = 0;
+}
+
+static const struct sched_hooks lqcd_hooks = {.run_begin = lqcd_run_begin, .run_end = lqcd_run_end};
+
+__attribute__((constructor)) static void lqcd_register(void)
+{
+    sched_add_hooks(&lqcd_hooks);
 }
 
 /* The calling core's state, or NULL (error set) outside a core. */
@@ -888,21 +874,6 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
     return hopeless;
 }
 
-/* A coroutine core waits for *word to leave ev (or ms to pass, or the run
- * to stop) parked, its worker free for the other cores (polling by
- * yielding made a 64 KiB halo exchange 13x slower than threads: the
- * pollers kept every worker busy); 0 on a thread core, which sleeps on
- * the futex instead. */
-static int pause_for_event(_Atomic unsigned *word, unsigned ev, long ms)
-{
-    if (!sched_wait_change(word, ev))
-        return 0;
-    uint64_t end = ebsp_now_ns() + (uint64_t)ms * 1000000u;
-    while (atomic_load(word) == ev && !sched_stopped() && ebsp_now_ns() < end)
-        sched_wait_change(word, ev);
-    return 1;
-}
-
 /* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
 static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok)
 {
@@ -931,8 +902,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
             return 0;
         }
         if (round < SPIN_YIELDS) {
-            if (!sched_pause())
-                sched_yield();
+            sched_pause();
             continue;
         }
         if (explain(v[first], call, ms, 0))
@@ -947,14 +917,13 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
             long left = (long)((deadline - now + 999999u) / 1000000u);
             slice = left < slice ? left : slice;
         }
-        atomic_store(&c->sleeping, WAIT_PARKED);
+        atomic_store(&c->sleeping, 1);
         if (status(v[first], call, idle_ok) == 0) {
+            /* a coroutine core parks, its worker free for the other cores
+               (polling by yielding made a 64 KiB halo exchange 13x slower
+               than threads: the pollers kept every worker busy) */
             self->where = WHERE_LQCD_WAIT;
-            if (!pause_for_event(&c->ev, ev, slice)) {
-                /* a notify that saw WAIT_PARKED raised ev before: the futex sees it */
-                atomic_store(&c->sleeping, WAIT_FUTEX);
-                futex_wait_ms(&c->ev, ev, slice);
-            }
+            sched_wait(&c->ev, ev, (uint64_t)slice * 1000000u);
             self->where = WHERE_RUNNING;
         }
         atomic_store(&c->sleeping, 0);

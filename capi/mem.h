@@ -48,11 +48,9 @@ struct stream_result {
  * run is stopped. */
 void mem_dma_wait(int pid, void *slot, unsigned int ticket);
 
-/* Completes every transfer the calling core has pushed (waiting for their
- * modelled time): a core does this before it enters any synchronisation or
- * leaves its kernel, so the bytes are in place for whoever looks after it.
- * Costs two loads when nothing is pending. */
-void mem_dma_settle(struct ebsp_core *self);
+/* A core completes every transfer it pushed before it enters any
+ * synchronisation or leaves its kernel: mem_api.c registers that as the
+ * scheduler's settle hook. */
 
 /* ---- Go exports (capi/mem.go) ---- */
 extern void *goMalloc(int pid, unsigned int nbytes);

@@ -2,88 +2,23 @@
  * Core-side memory calls: ebsp_malloc and ebsp_free on the emulated local
  * and external memories (kept by the Go engine), ebsp_memcpy, and the DMA
  * calls. The core's DMA engine (emesh.DMA) queues and times transfers and
- * copies them when they are waited for; the waiting, and the sleeping until
- * a transfer's modelled end, happen here.
+ * copies them when they are waited for; the waiting happens here, the
+ * passing of time until a transfer's modelled end in the scheduler
+ * (sched_wait).
  */
 #define _GNU_SOURCE
 #include "shim.h"
 #include "mem.h"
 
 #include <e_bsp.h>
-#include <errno.h>
-#include <limits.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-/* A timed sleep here wakes 30-50 us late (a busy virtual machine), longer
- * than most modelled transfers, so the last DMA_SHORT_NS before a deadline
- * are waited out awake. How depends on who needs the CPU: when the cores
- * outnumber the CPUs, the other cores do, so the waiting core yields to
- * them (16 cores streaming on 2 CPUs: 8x the aggregate rate of spinning);
- * otherwise it spins, since under load from other processes one
- * sched_yield can hand the CPU away for a whole time slice (a one-core
- * stream of 4 KiB tokens ran 100x slower in one run). Either way the wait
- * is bounded by the deadline, unlike a barrier's. Naps are at most
- * DMA_NAP_MAX_NS, so that a stopped run is noticed. */
-enum { DMA_SHORT_NS = 60000, DMA_NAP_MAX_NS = 10000000 };
 
 /* Tickets compare across the 32-bit wrap, as emesh.TicketDone does. */
 static int ticket_done(unsigned int done, unsigned int ticket)
 {
     return (int)(done - ticket) >= 0;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__i386__) || defined(__x86_64__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Whether the cores of this run outnumber the CPUs. */
-static int oversubscribed(void)
-{
-    static _Atomic long cpus;
-    long n = atomic_load(&cpus);
-    if (n == 0) {
-        n = sysconf(_SC_NPROCESSORS_ONLN);
-        if (n < 1)
-            n = 1;
-        atomic_store(&cpus, n);
-    }
-    return ebsp_active_nprocs > n;
-}
-
-/* Lets ns nanoseconds pass. */
-static void dma_nap(long long ns)
-{
-    if (ns > DMA_NAP_MAX_NS)
-        ns = DMA_NAP_MAX_NS;
-    uint64_t until = ebsp_now_ns() + (uint64_t)ns;
-    /* a coroutine core lets the other cores run until the deadline: a
-     * sleep would block its worker and every core queued there */
-    if (sched_pause()) {
-        while (ebsp_now_ns() < until && sched_pause())
-            ;
-        return;
-    }
-    if (ns > DMA_SHORT_NS) {
-        uint64_t wake = until - DMA_SHORT_NS;
-        struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-            ;
-    }
-    int yield = oversubscribed();
-    while (ebsp_now_ns() < until) {
-        if (yield)
-            sched_yield();
-        else
-            cpu_relax();
-    }
 }
 
 void mem_dma_wait(int pid, void *slot_ptr, unsigned int ticket)
@@ -95,11 +30,14 @@ void mem_dma_wait(int pid, void *slot_ptr, unsigned int ticket)
         long long left = goDmaRun(pid, ticket); /* copies what is due, never blocks */
         if (left <= 0 || sched_stopped())
             return;
-        dma_nap(left);
+        sched_wait(NULL, 0, (uint64_t)left); /* until its modelled end */
     }
 }
 
-void mem_dma_settle(struct ebsp_core *self)
+/* Completes every transfer the calling core has pushed before it enters
+ * any synchronisation or leaves its kernel (the scheduler's settle hook),
+ * so the bytes are in place for whoever looks after it. */
+static void dma_settle(struct ebsp_core *self)
 {
     struct dma_slot *slot = self->dma_slot;
     if (!slot)
@@ -184,4 +122,11 @@ void ebsp_dma_wait(ebsp_dma_handle *desc)
         return;
     mem_dma_wait(desc->core, desc->reserved[0], desc->ticket);
     sched_leave_if_stopped();
+}
+
+static const struct sched_hooks dma_hooks = {.settle = dma_settle};
+
+__attribute__((constructor)) static void dma_register(void)
+{
+    sched_add_hooks(&dma_hooks);
 }

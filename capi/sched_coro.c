@@ -2,7 +2,7 @@
  * The coroutine scheduler (EBSP_SCHED=coro): cores run as coroutines on a
  * few worker threads (default: one per CPU) and a core that waits yields
  * its worker to another core instead of blocking it. The barrier itself,
- * host sync, stopping and the watchdog stay in sched_threads.c, which calls
+ * host sync, the waits, stopping and the watchdog stay in sched_run.c, which calls
  * in here to start the cores, to park a waiting core and to wake the
  * parked ones; this file only runs coroutines.
  *
@@ -49,15 +49,14 @@
 #define _GNU_SOURCE
 #include "shim.h"
 #include "coro.h"
+#include "futex.h"
 
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,7 +66,7 @@
 #define CORO_SUPPORTED 0
 #endif
 
-/* Defaults shared with sched_threads.c's choice. */
+/* Defaults shared with sched_run.c's choice. */
 int coro_supported(void)
 {
     return CORO_SUPPORTED;
@@ -192,7 +191,7 @@ static struct {
     _Atomic int live;          /* cores not yet finished */
     _Atomic unsigned qseq __attribute__((aligned(64))); /* futex word of idle workers */
     _Atomic int idle;
-    _Atomic int timed;         /* cores parked in sched_wait_change */
+    _Atomic int timed;         /* cores parked in coro_wait */
     _Atomic unsigned wakes __attribute__((aligned(64))); /* coro_wake_parked calls */
     _Atomic unsigned *_Atomic watch_word; /* the word of every coro_park */
     pthread_t monitor;
@@ -201,16 +200,6 @@ static struct {
 } co;
 
 static __thread struct worker *this_worker;
-
-static void futex_wait(_Atomic unsigned *word, unsigned expected)
-{
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-static void futex_wake(_Atomic unsigned *word, int n)
-{
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-}
 
 static inline void cpu_relax(void)
 {
@@ -521,7 +510,7 @@ static void *worker_main(void *arg)
     struct worker *w = arg;
     pthread_t me = pthread_self(); /* w->thread may not be stored yet */
     this_worker = w;
-    faults_thread_start();
+    hooks_thread_begin();
     struct coro *c;
     while ((c = take(w)) != NULL) {
         ebsp_self = c->core;
@@ -533,7 +522,7 @@ static void *worker_main(void *arg)
         ebsp_self = NULL;
         settle(c);
     }
-    faults_thread_end();
+    hooks_thread_end();
     this_worker = NULL;
     atomic_store(&w->state, W_EXITED);
     return NULL;
@@ -566,7 +555,7 @@ int coro_current(void)
     return current_coro() != NULL;
 }
 
-int sched_pause(void)
+int coro_yield(void)
 {
     struct coro *c = current_coro();
     if (!c)
@@ -589,7 +578,7 @@ void coro_park(_Atomic unsigned *word, unsigned val)
     }
 }
 
-int sched_wait_change(_Atomic unsigned *word, unsigned val)
+int coro_wait(_Atomic unsigned *word, unsigned val)
 {
     struct coro *c = current_coro();
     if (!c)
@@ -603,11 +592,6 @@ int sched_wait_change(_Atomic unsigned *word, unsigned val)
     }
     atomic_fetch_sub(&co.timed, 1);
     return 1;
-}
-
-void sched_wake_core(int pid)
-{
-    coro_poke(pid);
 }
 
 /* Wakes every parked core: each worker moves its own when it next picks a
@@ -955,28 +939,23 @@ void coro_join(void)
     memset(&co, 0, sizeof co);
 }
 
-#else /* !CORO_SUPPORTED: cores are threads (sched_threads.c) */
+#else /* !CORO_SUPPORTED: cores are threads (sched_run.c) */
 
 int coro_current(void)
 {
     return 0;
 }
 
-int sched_pause(void)
+int coro_yield(void)
 {
     return 0;
 }
 
-int sched_wait_change(_Atomic unsigned *word, unsigned val)
+int coro_wait(_Atomic unsigned *word, unsigned val)
 {
     (void)word;
     (void)val;
     return 0;
-}
-
-void sched_wake_core(int pid)
-{
-    (void)pid;
 }
 
 void coro_poke(int pid)

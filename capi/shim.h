@@ -1,8 +1,7 @@
 /*
- * Internal interface of the C shim of libebsp: thread identity, the
- * scheduler (core threads, barriers, host sync, abort), kernel loading and
- * output. No BSP semantics live here; the Go engine (engine/) decides what
- * a superstep does and the shim only runs cores and blocks them.
+ * Internal interface of the C shim of libebsp: the emulated core, the
+ * request logs and caches kept in C, kernel loading, faults and output.
+ * The scheduler's interface is scheduler.h.
  */
 #ifndef EBSP_SHIM_H
 #define EBSP_SHIM_H
@@ -12,20 +11,9 @@
 #include <stdint.h>
 #include <pthread.h>
 
-typedef int (*ebsp_kernel_fn)(void);
+#include "scheduler.h"
 
-/* What a core is doing, for deadlock and divergence reports. */
-enum ebsp_where {
-    WHERE_IDLE = 0,
-    WHERE_RUNNING,
-    WHERE_SYNC,       /* waiting in bsp_sync */
-    WHERE_BARRIER,    /* waiting in ebsp_barrier */
-    WHERE_HOST_SYNC,  /* waiting in ebsp_host_sync */
-    WHERE_END,        /* waiting in bsp_end */
-    WHERE_FINISHED,   /* returned from its kernel */
-    WHERE_LQCD,       /* waiting in an LQCD collective (lqcd.c) */
-    WHERE_LQCD_WAIT   /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
-};
+typedef int (*ebsp_kernel_fn)(void);
 
 /* Bytes in malloc'ed memory that grows by doubling: the request logs. */
 struct ebsp_bytes {
@@ -100,7 +88,7 @@ struct ebsp_core {
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
-    void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), for mem_dma_settle */
+    void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (mem_api.c) */
     struct ebsp_msgq queue;   /* messages sent to this core (engine.Mirror.Queue) */
     struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
                                  the last drain into the engine (reqlog.c) */
@@ -111,7 +99,7 @@ struct ebsp_core {
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
-    int group;                 /* its group in the barrier's count (sched_threads.c) */
+    int group;                 /* its group in the barrier's count (sched_run.c) */
     uint32_t arrivals;         /* barrier rounds it took part in during this run (sched_arrivals) */
     uint64_t rand_next;        /* its rand() state (kernel_libc.c) */
     char *strtok_last;         /* its strtok() position */
@@ -121,106 +109,15 @@ struct ebsp_core {
  * clock of the cost model, in MHz (capi/twins.go checks they agree). */
 enum { EPIPHANY_CLOCK_MHZ = 600 };
 
-/* The calling thread's core, or NULL on the host and foreign threads. */
-extern __thread struct ebsp_core *ebsp_self;
-
-/* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
-extern int ebsp_active_nprocs;
-
-/* Stack bytes of each core thread (EBSP_STACK_KB) and the watchdog's
- * seconds without progress, 0 for none (EBSP_TIMEOUT): set by Go from the
- * environment (capi/env.go) before each run starts its cores (env.c). */
-extern size_t ebsp_stack_bytes;
-extern double ebsp_watchdog_seconds;
-/* EBSP_SCHED: 1 for coroutine cores where they can be used (the default),
- * 0 for a thread per core; EBSP_WORKERS: coroutine worker threads, 0 for
- * one per CPU. Set like the two above. */
-extern int ebsp_sched_coro;
-extern int ebsp_workers;
-/* EBSP_REST, one of enum ebsp_rest (env.RestNever, RestAuto, RestAlways:
- * capi/twins.go checks the values). */
-enum ebsp_rest { REST_NEVER = 0, REST_AUTO = 1, REST_ALWAYS = 2 };
-extern int ebsp_rest;
-
-/* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
-extern void (*ebsp_sync_cb)(void);
-extern void (*ebsp_end_cb)(void);
-
-/* ---- scheduler (sched_threads.c; coroutines in sched_coro.c) ---- */
-
-/* EBSP_SCHED=threads|coro picks how a run's cores are run: a thread each,
- * or coroutines on a few worker threads (sched_coro.c). */
-
-/* Prepares n cores (entries filled in by the caller). Returns NULL on OOM. */
-struct ebsp_core *sched_cores_alloc(int n);
-void sched_cores_free(struct ebsp_core *cores);
-/* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
-int sched_run(struct ebsp_core *cores, int n);
-/* sched_run in parts, for runs whose first cores are run by threads that
- * exist already (the BSPlib face: the thread calling bsp_begin is pid 0).
- * sched_adopt makes the calling thread run core (one of cores[0..first)),
- * before sched_start; sched_start starts threads for cores first..n-1;
- * sched_release: the adopted core has left the run (its thread keeps
- * ebsp_self until the caller clears it); sched_host_loop watches
- * the run (watchdog, host sync) until every core has left; sched_join
- * waits for the started threads and returns what sched_run returns. */
-void sched_adopt(struct ebsp_core *core);
-void sched_start(struct ebsp_core *cores, int n, int first);
-void sched_release(void);
-void sched_host_loop(void);
-int sched_join(void);
-/* Blocks until every core arrived with the same kind; returns 0, or -1 if the
- * run is being stopped (abort, deadlock). */
-int sched_barrier(enum ebsp_where kind);
-/* Like sched_barrier, and the host's sync callback runs once all arrived. */
-int sched_host_sync(void);
-/* Stops the run: every waiting core is released with -1. */
-void sched_stop(void);
-int sched_stopped(void);
-/* Leaves the kernel of the calling core when the run was stopped: longjmp
- * for kernel files, a plain return for registered kernels (whose frames may
- * belong to another language runtime and must not be skipped). */
-void sched_leave_if_stopped(void);
-/* What core pid is doing (enum ebsp_where), for reports. */
-int sched_where(int pid);
-uint64_t ebsp_now_ns(void);
-/* Lets other cores run for a moment where a core polls (DMA and LQCD
- * waits): a coroutine core yields its worker and returns 1; a thread core
- * returns 0 at once and the caller waits its own way. */
-int sched_pause(void);
-/* A coroutine core parks until *word != val, or for about a millisecond,
- * or until the run stops, and returns 1; a thread core returns 0 at once.
- * Whoever changes *word then calls sched_wake_core(pid). Callers loop,
- * checking their own condition and clock (LQCD waits). */
-int sched_wait_change(_Atomic unsigned *word, unsigned val);
-void sched_wake_core(int pid);
-/* The barrier rounds core pid took part in during this run: each barrier
- * it arrived at, of any kind, and leaving its kernel, which counts in the
- * round under way (engine.Probes.Arrivals). */
-int sched_arrivals(int pid);
-
 /* ---- waiting for another core's registration ---- */
 
 /* The engine's answer to a request (comm.h): ENGINE_NOT_YET when it needs
  * a registration that another core may still push in this superstep
- * (engine.NotYet, the board's at-once model). The shim then waits here,
- * with no Go frame on the core's stack (a coroutine core must not switch
- * with one), and asks again; reg_wait_again runs the loop. */
+ * (engine.NotYet, the board's at-once model). The shim then waits with the
+ * scheduler's registration wait (scheduler.h), with no Go frame on the core's
+ * stack (a coroutine core must not switch with one), and asks again;
+ * reg_wait_again runs the loop. */
 enum { ENGINE_DONE = 0, ENGINE_NOT_YET = 1 };
-/* The calling core waits from now on: cores that wait for its
- * registrations look again (the engine stops counting on them). */
-void sched_reg_wait_begin(void);
-void sched_reg_wait_end(void);
-/* The count of the events below, read before asking the engine. */
-unsigned sched_reg_events(void);
-/* Waits until some core pushed a registration or began to wait since
- * sched_reg_events() gave seen, or about a millisecond passed (a core that
- * arrives at a barrier or leaves its kernel, which settles the answer too,
- * wakes no one: that is a program's error path, and the barrier's is
- * measured in nanoseconds), or the run stops. */
-void sched_reg_wait(unsigned seen);
-/* The calling core pushed a registration: wakes the waiting cores. */
-void sched_reg_pushed(void);
 
 /* A request's wait, in the shape
  *     struct reg_wait w = {0};
@@ -298,24 +195,14 @@ extern int32_t ebsp_sync_flags[2];
  * flags. Only the engine writes them. */
 extern int32_t ebsp_put_flags[2], ebsp_get_flags[2];
 
-/* ---- the LQCD message API (lqcd.c) ---- */
-
-/* Per-run state of the LQCD API: made before the core threads start,
- * freed (with every channel) after they all returned. */
-void lqcd_run_begin(int n);
-void lqcd_run_end(void);
-
 /* ---- faults and the watchdog (faults.c) ---- */
 
-/* Installs the crash reporter (once): a fault on a core thread prints the
- * core, its superstep and the address before the process dies. */
-void faults_install(void);
-/* Per core thread: an alternate signal stack, so stack overflows are reported. */
-void faults_thread_start(void);
-void faults_thread_end(void);
-/* Asks a core that computes without calling the library to leave its
- * kernel (watchdog); it leaves only when interrupted in its own kernel code. */
-void faults_interrupt(struct ebsp_core *core);
+/* The crash reporter and the watchdog's interrupt act through the
+ * scheduler's hooks (faults.c registers them): a fault on a core's thread
+ * prints the core, its superstep and the address before the process dies,
+ * each such thread has an alternate signal stack so that stack overflows
+ * are reported, and a core computing in its own kernel code when the run
+ * stops is made to leave it. */
 /* No memory is mapped below this address (Linux keeps at least the first
  * page free): a pointer below it is a small number, not an address. */
 enum { LOWEST_ADDRESS = 4096 };
@@ -380,10 +267,7 @@ extern int goCoreBegin(int pid);
 extern int goCoreEnd(int pid);
 extern int goSyncStep(int pid, int step);
 extern void goCoreAbort(int pid, char *msg);
-/* kind: STALL_DIVERGED, STALL_TIMEOUT, STALL_NO_END (every core returned
- * from its kernel, none through bsp_end), or the enum ebsp_where of the
- * core that saw the deadlock. */
-enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2, STALL_NO_END = -3 };
+/* kind: as sched_hooks.report_stall's (scheduler.h). */
 extern void goReportStall(int kind);
 extern int goInit(char *name, int argc, char **argv);
 extern int goRegisterKernel(char *name, void *kernel);

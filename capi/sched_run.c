@@ -1,25 +1,25 @@
 /*
- * The scheduler: one OS thread per emulated core, or (EBSP_SCHED=coro)
- * coroutines on a few worker threads, run by sched_coro.c. The barrier,
- * host sync, stopping a run and the watchdog are the same for both; only
- * how a core waits differs. A thread core yields a few times (when the
- * run has few threads per CPU) and then sleeps on a futex (never
- * busy-spins, as cores usually outnumber CPUs); a coroutine core parks and
- * its worker runs another core.
+ * A run of cores, for either kind of core (scheduler.h): starting the cores
+ * (a thread each here, or coroutines through sched_coro.c) and joining
+ * them, the barrier and host sync, the wait primitive, stopping a run,
+ * deadlock and divergence detection and the watchdog. Only how a core
+ * waits differs between the kinds: a thread core yields a few times (when
+ * the run has few threads per CPU) and then sleeps on a futex (never
+ * busy-spins, as cores usually outnumber CPUs); a coroutine core parks
+ * and its worker runs another core. Features act at points of the run
+ * through their hooks (sched_hooks.c), never by name.
  */
 #define _GNU_SOURCE
 #include "shim.h"
-#include "mem.h"
 #include "coro.h"
+#include "futex.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,31 +92,21 @@ static struct {
 
 /* How long a core waiting for a registration sleeps before it looks again
  * without being woken (sched_reg_wait). */
-enum { REG_WAIT_MS = 1 };
-
-uint64_t ebsp_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void futex_wait(_Atomic unsigned *word, unsigned expected)
-{
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-/* Sleeps until *word changes or ms milliseconds passed. */
-static void futex_wait_ms(_Atomic unsigned *word, unsigned expected, long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
-}
-
-static void futex_wake_all(_Atomic unsigned *word)
-{
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
+enum { REG_WAIT_NS = 1000000 };
+/* A thread core waiting in sched_wait sleeps at most this long at a time,
+ * to see the run stop (coroutine cores are woken by the stop). */
+enum { CORE_SLICE_NS = 10000000 };
+/* A timed sleep here wakes 30-50 us late (a busy virtual machine), longer
+ * than most modelled DMA transfers, so the last SHORT_WAIT_NS before a
+ * deadline of sched_wait(NULL, ...) are waited out awake. How depends on
+ * who needs the CPU: when the cores outnumber the CPUs, the other cores
+ * do, so the waiting core yields to them (16 cores streaming on 2 CPUs:
+ * 8x the aggregate rate of spinning); otherwise it spins, since under
+ * load from other processes one sched_yield can hand the CPU away for a
+ * whole time slice (a one-core stream of 4 KiB tokens ran 100x slower in
+ * one run). Either way the wait is bounded by the deadline, unlike a
+ * barrier's. */
+enum { SHORT_WAIT_NS = 60000 };
 
 /* Ends the current barrier generation; the futex wake (a system call) only
  * when some core sleeps. A core counts itself as a sleeper before it reads
@@ -126,7 +116,7 @@ static void release_gen(void)
 {
     atomic_fetch_add(&run.gen, 1);
     if (atomic_load(&run.sleepers) > 0)
-        futex_wake_all(&run.gen);
+        futex_wake(&run.gen, INT_MAX);
     if (run.coro)
         coro_kick();
 }
@@ -152,7 +142,7 @@ static void wait_gen(unsigned gen)
 static void wake_host(void)
 {
     atomic_fetch_add(&run.host_event, 1);
-    futex_wake_all(&run.host_event);
+    futex_wake(&run.host_event, INT_MAX);
 }
 
 int sched_stopped(void)
@@ -165,8 +155,8 @@ void sched_stop(void)
     if (atomic_exchange(&run.stopped, 1))
         return;
     atomic_fetch_add(&run.gen, 1);
-    futex_wake_all(&run.gen);
-    futex_wake_all(&run.reg_events);
+    futex_wake(&run.gen, INT_MAX);
+    futex_wake(&run.reg_events, INT_MAX);
     if (run.coro)
         coro_wake_parked();
     wake_host();
@@ -209,10 +199,7 @@ int sched_arrivals(int pid)
 static void reg_event(void)
 {
     atomic_fetch_add(&run.reg_events, 1);
-    if (run.coro)
-        coro_poke_all();
-    else
-        futex_wake_all(&run.reg_events);
+    sched_wake(&run.reg_events, -1);
 }
 
 /* A waiter counts itself before it reads reg_events and asks the engine,
@@ -242,8 +229,108 @@ void sched_reg_pushed(void)
 
 void sched_reg_wait(unsigned seen)
 {
-    if (!sched_wait_change(&run.reg_events, seen))
-        futex_wait_ms(&run.reg_events, seen, REG_WAIT_MS);
+    sched_wait(&run.reg_events, seen, REG_WAIT_NS);
+}
+
+/* Whether the cores of this run outnumber the CPUs. */
+static int oversubscribed(void)
+{
+    static _Atomic long cpus;
+    long n = atomic_load(&cpus);
+    if (n == 0) {
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        if (n < 1)
+            n = 1;
+        atomic_store(&cpus, n);
+    }
+    return ebsp_active_nprocs > n;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__i386__) || defined(__x86_64__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* sched_wait without a word: lets ns pass. A coroutine core lets the
+ * other cores run until the deadline (a sleep would block its worker and
+ * every core queued there). */
+static int pass_time(uint64_t ns)
+{
+    uint64_t until = ebsp_now_ns() + ns;
+    if (coro_yield()) {
+        while (ebsp_now_ns() < until && !atomic_load(&run.stopped) && coro_yield())
+            ;
+        return 0;
+    }
+    for (;;) {
+        uint64_t now = ebsp_now_ns();
+        if (now + SHORT_WAIT_NS >= until || atomic_load(&run.stopped))
+            break;
+        uint64_t wake = until - SHORT_WAIT_NS;
+        if (wake - now > CORE_SLICE_NS)
+            wake = now + CORE_SLICE_NS;
+        struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+    }
+    int yield = oversubscribed();
+    while (ebsp_now_ns() < until && !atomic_load(&run.stopped)) {
+        if (yield)
+            sched_yield();
+        else
+            cpu_relax();
+    }
+    return 0;
+}
+
+int sched_wait(_Atomic unsigned *word, unsigned val, uint64_t timeout_ns)
+{
+    if (!word)
+        return pass_time(timeout_ns);
+    int core = ebsp_self != NULL; /* the host thread is not stopped with the run */
+    uint64_t end = timeout_ns ? ebsp_now_ns() + timeout_ns : UINT64_MAX;
+    for (;;) {
+        if (atomic_load(word) != val)
+            return 1;
+        if (core && atomic_load(&run.stopped))
+            return 0;
+        uint64_t now = end == UINT64_MAX ? 0 : ebsp_now_ns();
+        if (now >= end)
+            return 0;
+        /* parked until woken, or the monitor's next tick (which wakes
+           every timed waiter to look at its clock) */
+        if (coro_wait(word, val))
+            continue;
+        uint64_t left = end - now;
+        if (core && left > CORE_SLICE_NS)
+            left = CORE_SLICE_NS;
+        if (end == UINT64_MAX && !core)
+            futex_wait(word, val);
+        else
+            futex_wait_ns(word, val, left);
+    }
+}
+
+/* Coroutine cores are woken through their worker (no system call); the
+ * cores of a run are all coroutines or all threads. */
+void sched_wake(_Atomic unsigned *word, int pid)
+{
+    if (run.coro) {
+        if (pid < 0)
+            coro_poke_all();
+        else
+            coro_poke(pid);
+    } else {
+        futex_wake(word, INT_MAX);
+    }
+}
+
+void sched_pause(void)
+{
+    if (!coro_yield())
+        sched_yield();
 }
 
 /* Counts the calling core in this round, as arrived at a barrier of the
@@ -293,7 +380,7 @@ static int make_groups(int ngroups, int (*group_of)(int pid))
 static void stall(int kind)
 {
     if (!atomic_exchange(&run.stall_reported, 1))
-        goReportStall(kind);
+        hooks_report_stall(kind);
     sched_stop();
 }
 
@@ -304,7 +391,7 @@ static void stall(int kind)
  * before the wait is another thread's. */
 static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
 {
-    mem_dma_settle(self); /* the core's transfers land before anyone passes the barrier */
+    hooks_settle(self); /* e.g. the core's transfers land before anyone passes the barrier */
     if (atomic_load(&run.stopped))
         return -1;
     self->where = kind;
@@ -375,16 +462,15 @@ static void core_finished(struct ebsp_core *self)
 static void run_core(struct ebsp_core *self)
 {
     self->where = WHERE_RUNNING;
+    hooks_core_begin(self);
     if (self->can_unwind) {
-        if (!self->kernel_base) /* else set by whoever knows better (bsplib_api.c) */
-            self->kernel_base = object_base((const void *)self->entry);
         if (setjmp(self->exit_jmp) == 0)
             self->entry();
     } else {
         self->entry();
     }
     if (!atomic_load(&run.stopped))
-        mem_dma_settle(self); /* a kernel may end without waiting for its DMA */
+        hooks_settle(self); /* a kernel may end without waiting for its DMA */
     core_finished(self);
 }
 
@@ -392,9 +478,9 @@ static void *core_main(void *arg)
 {
     struct ebsp_core *self = arg;
     ebsp_self = self;
-    faults_thread_start();
+    hooks_thread_begin();
     run_core(self);
-    faults_thread_end();
+    hooks_thread_end();
     ebsp_self = NULL;
     return NULL;
 }
@@ -445,10 +531,10 @@ static void interrupt_running_cores(void)
 {
     for (int i = 0; i < run.n; i++)
         if (run.cores[i].where == WHERE_RUNNING)
-            faults_interrupt(&run.cores[i]);
+            hooks_interrupt(&run.cores[i]);
 }
 
-enum { POLL_MS = 100 };
+enum { POLL_NS = 100000000 };
 
 static void host_loop(void)
 {
@@ -461,15 +547,15 @@ static void host_loop(void)
             return;
         if (atomic_exchange(&run.host_sync_pending, 0)) {
             if (!atomic_load(&run.stopped))
-                faults_host_call(ebsp_sync_cb, "the host's sync callback");
+                hooks_host_call(ebsp_sync_cb, "the host's sync callback");
             release_gen();
             continue;
         }
         if (timeout <= 0 && !atomic_load(&run.stopped)) {
-            futex_wait(&run.host_event, ev);
+            sched_wait(&run.host_event, ev, 0);
             continue;
         }
-        futex_wait_ms(&run.host_event, ev, POLL_MS);
+        sched_wait(&run.host_event, ev, POLL_NS);
         if (atomic_load(&run.stopped)) {
             interrupt_running_cores();
             continue;
@@ -489,7 +575,7 @@ static void host_loop(void)
  * this thread calls into Go before and after the run. */
 void sched_adopt(struct ebsp_core *core)
 {
-    faults_install();
+    hooks_prepare();
     ebsp_self = core;
     core->thread = pthread_self();
     core->where = WHERE_RUNNING;
@@ -502,7 +588,7 @@ void sched_release(void)
 
 void sched_start(struct ebsp_core *cores, int n, int first)
 {
-    faults_install();
+    hooks_prepare();
     memset(&run, 0, sizeof run);
     run.cores = cores;
     run.n = n;
@@ -511,7 +597,7 @@ void sched_start(struct ebsp_core *cores, int n, int first)
         cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
     for (int i = 0; i < n; i++)
         cores[i].arrivals = 0;
-    lqcd_run_begin(n);
+    hooks_run_begin(n);
     /* run.coro before any coroutine runs: their barriers read it */
     run.coro = use_coro(cores, n, first);
     if (run.coro) {
@@ -559,7 +645,7 @@ int sched_join(void)
     else
         for (int i = run.first; i < run.first + run.started; i++)
             pthread_join(run.cores[i].thread, NULL);
-    lqcd_run_end();
+    hooks_run_end();
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;
     free_groups();

@@ -1,0 +1,36 @@
+/*
+ * Futex calls on a 32-bit word shared by the threads of this process, for
+ * every file that sleeps on one (the scheduler's waits and barrier, the
+ * coroutine workers). Private futexes: the words never leave the process.
+ */
+#ifndef EBSP_FUTEX_H
+#define EBSP_FUTEX_H
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Sleeps while *word == expected, until woken (or a spurious return). */
+static inline void futex_wait(_Atomic unsigned *word, unsigned expected)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+/* Sleeps while *word == expected, for at most ns nanoseconds. */
+static inline void futex_wait_ns(_Atomic unsigned *word, unsigned expected, uint64_t ns)
+{
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+}
+
+/* Wakes up to n sleepers on word (INT_MAX: all). */
+static inline void futex_wake(_Atomic unsigned *word, int n)
+{
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+#endif

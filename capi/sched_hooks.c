@@ -1,0 +1,91 @@
+/*
+ * The run hooks of scheduler.h: a fixed table filled at library load, before
+ * any run, and only read afterwards (no lock).
+ */
+#include "scheduler.h"
+
+enum { MAX_HOOKS = 8 };
+
+static const struct sched_hooks *table[MAX_HOOKS];
+static int count;
+
+int sched_add_hooks(const struct sched_hooks *hooks)
+{
+    if (count == MAX_HOOKS)
+        return -1;
+    table[count++] = hooks;
+    return 0;
+}
+
+void hooks_prepare(void)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->prepare)
+            table[i]->prepare();
+}
+
+void hooks_run_begin(int n)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->run_begin)
+            table[i]->run_begin(n);
+}
+
+void hooks_run_end(void)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->run_end)
+            table[i]->run_end();
+}
+
+void hooks_core_begin(struct ebsp_core *core)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->core_begin)
+            table[i]->core_begin(core);
+}
+
+void hooks_settle(struct ebsp_core *core)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->settle)
+            table[i]->settle(core);
+}
+
+void hooks_thread_begin(void)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->thread_begin)
+            table[i]->thread_begin();
+}
+
+void hooks_thread_end(void)
+{
+    for (int i = count - 1; i >= 0; i--)
+        if (table[i]->thread_end)
+            table[i]->thread_end();
+}
+
+void hooks_interrupt(struct ebsp_core *core)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->interrupt)
+            table[i]->interrupt(core);
+}
+
+void hooks_host_call(void (*fn)(void), const char *what)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->host_call) {
+            table[i]->host_call(fn, what);
+            return;
+        }
+    fn();
+}
+
+void hooks_report_stall(int kind)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->report_stall)
+            table[i]->report_stall(kind);
+}

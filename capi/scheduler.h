@@ -1,0 +1,201 @@
+/*
+ * The scheduler's interface: how the cores of a run are run, whether as a
+ * thread each or as coroutines on a few worker threads (EBSP_SCHED), and
+ * everything a core does that depends on that: who it is, the clock, the
+ * barrier, stopping the run, and waiting for a word to change. The
+ * scheduler names no feature: features that need to act when a run
+ * begins or ends, when a core enters a barrier, or on a core's thread
+ * register hooks (sched_add_hooks), and the scheduler's files call nothing
+ * outside themselves but those hooks, futex.h and output.c.
+ *
+ * Files: sched_run.c (a run's lifecycle, the barrier and host sync, the
+ * wait primitive, stopping, the watchdog and the thread cores),
+ * sched_coro.c (coroutine cores, coro.h), sched_hooks.c (the hooks),
+ * sched_clock.c (the clock), futex.h.
+ */
+#ifndef EBSP_SCHEDULER_H
+#define EBSP_SCHEDULER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ebsp_core;
+
+/* What a core is doing, for deadlock and divergence reports. */
+enum ebsp_where {
+    WHERE_IDLE = 0,
+    WHERE_RUNNING,
+    WHERE_SYNC,       /* waiting in bsp_sync */
+    WHERE_BARRIER,    /* waiting in ebsp_barrier */
+    WHERE_HOST_SYNC,  /* waiting in ebsp_host_sync */
+    WHERE_END,        /* waiting in bsp_end */
+    WHERE_FINISHED,   /* returned from its kernel */
+    WHERE_LQCD,       /* waiting in an LQCD collective (lqcd.c) */
+    WHERE_LQCD_WAIT   /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
+};
+
+/* How a run stalled, for sched_hooks.report_stall: cores waiting in
+ * different kinds of barrier, the watchdog, every core returned from its
+ * kernel and none through bsp_end; or (>= 0) the enum ebsp_where of the
+ * core that saw a deadlock. */
+enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2, STALL_NO_END = -3 };
+
+/* ---- identity and clock ---- */
+
+/* The calling thread's core, or NULL on the host and foreign threads. */
+extern __thread struct ebsp_core *ebsp_self;
+
+/* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
+extern int ebsp_active_nprocs;
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of every wait and timestamp
+ * (sched_clock.c). */
+uint64_t ebsp_now_ns(void);
+
+/* ---- settings ---- */
+
+/* Stack bytes of each core thread (EBSP_STACK_KB) and the watchdog's
+ * seconds without progress, 0 for none (EBSP_TIMEOUT): set by Go from the
+ * environment (capi/env.go) before each run starts its cores (env.c). */
+extern size_t ebsp_stack_bytes;
+extern double ebsp_watchdog_seconds;
+/* EBSP_SCHED: 1 for coroutine cores where they can be used (the default),
+ * 0 for a thread per core; EBSP_WORKERS: coroutine worker threads, 0 for
+ * one per CPU. Set like the two above. */
+extern int ebsp_sched_coro;
+extern int ebsp_workers;
+/* EBSP_REST, one of enum ebsp_rest (env.RestNever, RestAuto, RestAlways:
+ * capi/twins.go checks the values). */
+enum ebsp_rest { REST_NEVER = 0, REST_AUTO = 1, REST_ALWAYS = 2 };
+extern int ebsp_rest;
+
+/* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
+extern void (*ebsp_sync_cb)(void);
+extern void (*ebsp_end_cb)(void);
+
+/* ---- a run ---- */
+
+/* Prepares n cores (entries filled in by the caller). Returns NULL on OOM. */
+struct ebsp_core *sched_cores_alloc(int n);
+void sched_cores_free(struct ebsp_core *cores);
+/* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
+int sched_run(struct ebsp_core *cores, int n);
+/* sched_run in parts, for runs whose first cores are run by threads that
+ * exist already (the BSPlib face: the thread calling bsp_begin is pid 0).
+ * sched_adopt makes the calling thread run core (one of cores[0..first)),
+ * before sched_start; sched_start starts threads for cores first..n-1;
+ * sched_release: the adopted core has left the run (its thread keeps
+ * ebsp_self until the caller clears it); sched_host_loop watches
+ * the run (watchdog, host sync) until every core has left; sched_join
+ * waits for the started threads and returns what sched_run returns. */
+void sched_adopt(struct ebsp_core *core);
+void sched_start(struct ebsp_core *cores, int n, int first);
+void sched_release(void);
+void sched_host_loop(void);
+int sched_join(void);
+/* Blocks until every core arrived with the same kind; returns 0, or -1 if the
+ * run is being stopped (abort, deadlock). */
+int sched_barrier(enum ebsp_where kind);
+/* Like sched_barrier, and the host's sync callback runs once all arrived. */
+int sched_host_sync(void);
+/* Stops the run: every waiting core is released with -1. */
+void sched_stop(void);
+int sched_stopped(void);
+/* Leaves the kernel of the calling core when the run was stopped: longjmp
+ * for kernel files, a plain return for registered kernels (whose frames may
+ * belong to another language runtime and must not be skipped). */
+void sched_leave_if_stopped(void);
+/* What core pid is doing (enum ebsp_where), for reports. */
+int sched_where(int pid);
+/* The barrier rounds core pid took part in during this run: each barrier
+ * it arrived at, of any kind, and leaving its kernel, which counts in the
+ * round under way (engine.Probes.Arrivals). */
+int sched_arrivals(int pid);
+
+/* ---- waiting ---- */
+
+/* The one wait of the library outside the barrier. Waits until *word !=
+ * val, or timeout_ns passed (0: no limit), or, on a core, the run stops;
+ * returns 1 when the word changed, else 0. A coroutine core parks and its
+ * worker runs other cores; a thread sleeps on the futex (a core in slices,
+ * to see a stop). Whoever changes *word then calls sched_wake(word, pid)
+ * with the waiting core's pid, or -1 when any core may wait on it.
+ *
+ * With word NULL it only lets timeout_ns pass, to the microsecond (DMA's
+ * modelled transfer times): a coroutine core yields its worker until then;
+ * a thread sleeps and waits out the last tens of microseconds awake. It
+ * returns early (0) when the run stops. */
+int sched_wait(_Atomic unsigned *word, unsigned val, uint64_t timeout_ns);
+void sched_wake(_Atomic unsigned *word, int pid);
+/* Lets other cores run for a moment, where a core polls: a coroutine core
+ * yields its worker, a thread the CPU. */
+void sched_pause(void);
+
+/* Waiting for another core's registration (comm_api.c, reqlog.c; the loop
+ * is shim.h's reg_wait_again). The calling core waits from now on: cores
+ * that wait for its registrations look again (the engine stops counting
+ * on them). */
+void sched_reg_wait_begin(void);
+void sched_reg_wait_end(void);
+/* The count of the events below, read before asking the engine. */
+unsigned sched_reg_events(void);
+/* Waits until some core pushed a registration or began to wait since
+ * sched_reg_events() gave seen, or about a millisecond passed (a core that
+ * arrives at a barrier or leaves its kernel, which settles the answer too,
+ * wakes no one: that is a program's error path, and the barrier's is
+ * measured in nanoseconds), or the run stops. */
+void sched_reg_wait(unsigned seen);
+/* The calling core pushed a registration: wakes the waiting cores. */
+void sched_reg_pushed(void);
+
+/* ---- run hooks ---- */
+
+/* What a feature does at points of every run; any member may be NULL.
+ * Features register once, at library load (a constructor), and the
+ * scheduler calls them in registration order. */
+struct sched_hooks {
+    /* Before a run's first core runs: on the thread that adopts a core
+     * (sched_adopt), and when the run starts its cores. */
+    void (*prepare)(void);
+    /* When a run of n cores starts its cores, and after they all left. */
+    void (*run_begin)(int n);
+    void (*run_end)(void);
+    /* A core is about to run its kernel, on its thread or coroutine. */
+    void (*core_begin)(struct ebsp_core *core);
+    /* A core enters a barrier or leaves its kernel: what it started must
+     * be complete for whoever looks after the barrier (DMA). Called on
+     * every barrier: keep it to a few loads when there is nothing to do. */
+    void (*settle)(struct ebsp_core *core);
+    /* On each thread that runs cores (a core's or a worker), at its start
+     * and end. */
+    void (*thread_begin)(void);
+    void (*thread_end)(void);
+    /* Asks a core that computes without calling the library to leave its
+     * kernel (the run was stopped). */
+    void (*interrupt)(struct ebsp_core *core);
+    /* Runs fn, a function of the host program, on the host thread (the
+     * sync callback); what names it in reports. The first registered one
+     * runs it; without any, it is called plainly. */
+    void (*host_call)(void (*fn)(void), const char *what);
+    /* The run stalled (STALL_* above): report it. */
+    void (*report_stall)(int kind);
+};
+/* Registers hooks (kept by pointer: static storage). At most a few
+ * features; returns 0, or -1 when the table is full. */
+int sched_add_hooks(const struct sched_hooks *hooks);
+
+/* For the scheduler's own files (sched_run.c, sched_coro.c): run the
+ * registered hooks of each kind. */
+void hooks_prepare(void);
+void hooks_run_begin(int n);
+void hooks_run_end(void);
+void hooks_core_begin(struct ebsp_core *core);
+void hooks_settle(struct ebsp_core *core);
+void hooks_thread_begin(void);
+void hooks_thread_end(void);
+void hooks_interrupt(struct ebsp_core *core);
+void hooks_host_call(void (*fn)(void), const char *what);
+void hooks_report_stall(int kind);
+
+#endif
