@@ -1,0 +1,347 @@
+package gotests
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The files of capi/ call each other in one direction only: a file never
+// calls a function of a file that (directly or through others) calls one of
+// its own. Layers that call back up are what a hook (a function pointer
+// registered once) is for; a reference to a function that is not a call,
+// such as handing a callback over, is not an edge.
+//
+// The graph is built from the sources by pattern, not by a compiler: C
+// function definitions start at column 0 and are followed by a body; a
+// call is a defined name followed by "(". A static function shadows a
+// definition of the same name in another file. Go files contribute their
+// top-level functions (cgo exports included), their calls of those, and
+// their calls of C functions through "C.name(". Inline functions of a
+// header belong to the header.
+
+var (
+	cComment = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
+	cLiteral = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+	cPreproc = regexp.MustCompile(`(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*`)
+	// return type, name, parameters (which may hold parentheses), body
+	cDefinition = regexp.MustCompile(`(?m)^([A-Za-z_][\w \t\*]*?)\b([A-Za-z_]\w*)[ \t]*\([^;{}]*?\)[\s]*(?:__attribute__\s*\(\([^;{}]*?\)\)\s*)?\{`)
+	cCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)[ \t]*\(`)
+)
+
+// cleanC drops comments, string and character literals, and preprocessor
+// lines (whose macros would look like definitions).
+func cleanC(src string) string {
+	src = cComment.ReplaceAllStringFunc(src, func(s string) string {
+		return strings.Repeat("\n", strings.Count(s, "\n")) + " "
+	})
+	src = cLiteral.ReplaceAllString(src, `""`)
+	return cPreproc.ReplaceAllString(src, "")
+}
+
+type sourceFile struct {
+	name    string
+	static  map[string]bool // functions only this file sees
+	defined map[string]bool // every function it defines
+	calls   map[string]bool // names it calls (C: any name followed by "(")
+	cCalls  map[string]bool // Go: C.name( calls
+}
+
+func parseCFile(t *testing.T, path string) *sourceFile {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := cleanC(string(raw))
+	f := &sourceFile{name: filepath.Base(path), static: map[string]bool{}, defined: map[string]bool{}, calls: map[string]bool{}}
+	for _, m := range cDefinition.FindAllStringSubmatch(src, -1) {
+		typ, name := m[1], m[2]
+		switch name {
+		case "if", "while", "for", "switch", "return", "sizeof":
+			continue
+		}
+		f.defined[name] = true
+		if regexp.MustCompile(`\bstatic\b`).MatchString(typ) {
+			f.static[name] = true
+		}
+	}
+	for _, m := range cCall.FindAllStringSubmatch(src, -1) {
+		f.calls[m[1]] = true
+	}
+	return f
+}
+
+func parseGoFile(t *testing.T, path string) *sourceFile {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &sourceFile{name: filepath.Base(path), static: map[string]bool{}, defined: map[string]bool{}, calls: map[string]bool{}, cCalls: map[string]bool{}}
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+			f.defined[fd.Name.Name] = true
+		}
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		switch fn := call.Fun.(type) {
+		case *ast.Ident:
+			f.calls[fn.Name] = true
+		case *ast.SelectorExpr:
+			if pkg, ok := fn.X.(*ast.Ident); ok && pkg.Name == "C" {
+				f.cCalls[fn.Sel.Name] = true
+			}
+		}
+		return true
+	})
+	return f
+}
+
+// fileGraph returns, for each file of dir, the files whose functions it calls.
+func fileGraph(t *testing.T, dir string) map[string]map[string]bool {
+	var files []*sourceFile
+	for _, pattern := range []string{"*.c", "*.h", "*.go"} {
+		paths, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			if strings.HasSuffix(p, ".go") {
+				files = append(files, parseGoFile(t, p))
+			} else {
+				files = append(files, parseCFile(t, p))
+			}
+		}
+	}
+	cDefs, goDefs := map[string][]string{}, map[string][]string{}
+	for _, f := range files {
+		defs := cDefs
+		if strings.HasSuffix(f.name, ".go") {
+			defs = goDefs
+			// a cgo export is a C function too
+			for name := range f.defined {
+				cDefs[name] = append(cDefs[name], f.name)
+			}
+		}
+		for name := range f.defined {
+			if !f.static[name] {
+				defs[name] = append(defs[name], f.name)
+			}
+		}
+	}
+	graph := map[string]map[string]bool{}
+	for _, f := range files {
+		out := map[string]bool{}
+		isGo := strings.HasSuffix(f.name, ".go")
+		link := func(names map[string]bool, defs map[string][]string) {
+			for name := range names {
+				if f.defined[name] && !isGo {
+					continue // its own (a static one shadows any other)
+				}
+				if isGo && f.defined[name] && defs[name] == nil {
+					continue
+				}
+				for _, to := range defs[name] {
+					if to != f.name {
+						out[to] = true
+					}
+				}
+			}
+		}
+		if isGo {
+			link(f.calls, goDefs)
+			link(f.cCalls, cDefs)
+		} else {
+			link(f.calls, cDefs)
+		}
+		graph[f.name] = out
+	}
+	return graph
+}
+
+// circles returns the strongly connected components of more than one file.
+func circles(graph map[string]map[string]bool) [][]string {
+	index, low := map[string]int{}, map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	var out [][]string
+	next := 0
+	var visit func(v string)
+	visit = func(v string) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for w := range graph[v] {
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var comp []string
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			if len(comp) > 1 {
+				sort.Strings(comp)
+				out = append(out, comp)
+			}
+		}
+	}
+	names := make([]string, 0, len(graph))
+	for v := range graph {
+		names = append(names, v)
+	}
+	sort.Strings(names)
+	for _, v := range names {
+		if _, seen := index[v]; !seen {
+			visit(v)
+		}
+	}
+	return out
+}
+
+// edgesWithin lists the calls between the files of one circle, "a -> b".
+func edgesWithin(graph map[string]map[string]bool, comp []string) []string {
+	in := map[string]bool{}
+	for _, v := range comp {
+		in[v] = true
+	}
+	var edges []string
+	for _, v := range comp {
+		for w := range graph[v] {
+			if in[w] {
+				edges = append(edges, v+" -> "+w)
+			}
+		}
+	}
+	sort.Strings(edges)
+	return edges
+}
+
+// The one circle left: the Go glue of capi/ and the C request path of the
+// BSP faces (bsp_put's logs and caches call the engine's exports, which
+// call back into the glue), to be cut when the faces leave capi/ and the
+// engine owns the superstep alone (issue 21, items 1 and 4). A circle
+// holding any other file, or a second circle, fails; so does a file of
+// this list that left every circle, so that the list only shrinks.
+var knownCircle = []string{
+	"bsplib.go", "comm.go", "core.go", "direct.c", "env.go", "host.go", "hpcache.c", "reqlog.c",
+}
+
+func TestNoCircleOfFiles(t *testing.T) {
+	dir := os.Getenv("EBSP_FILEGRAPH_DIR") // another tree, to look at
+	if dir == "" {
+		dir = filepath.Join(repoRoot(), "capi")
+	}
+	graph := fileGraph(t, dir)
+	known := map[string]bool{}
+	for _, f := range knownCircle {
+		known[f] = true
+	}
+	inCircle := map[string]bool{}
+	for _, comp := range circles(graph) {
+		unknown := 0
+		for _, f := range comp {
+			inCircle[f] = true
+			if !known[f] {
+				unknown++
+			}
+		}
+		if unknown > 0 || len(comp) < len(knownCircle) {
+			t.Errorf("files that call each other in a circle: %s\n  calls: %s",
+				strings.Join(comp, ", "), strings.Join(edgesWithin(graph, comp), "; "))
+		}
+	}
+	for _, f := range knownCircle {
+		if !inCircle[f] {
+			t.Errorf("%s is in no circle of files any more: drop it from knownCircle", f)
+		}
+	}
+}
+
+// The C files alone form no circle, and the scheduler's files call no file
+// outside the scheduler but output.c: features reach them through hooks.
+func TestSchedulerIsALeaf(t *testing.T) {
+	graph := fileGraph(t, filepath.Join(repoRoot(), "capi"))
+	cOnly := map[string]map[string]bool{}
+	for f, out := range graph {
+		if strings.HasSuffix(f, ".go") {
+			continue
+		}
+		cOnly[f] = map[string]bool{}
+		for to := range out {
+			if !strings.HasSuffix(to, ".go") {
+				cOnly[f][to] = true
+			}
+		}
+	}
+	for _, comp := range circles(cOnly) {
+		t.Errorf("C files that call each other in a circle: %s\n  calls: %s",
+			strings.Join(comp, ", "), strings.Join(edgesWithin(cOnly, comp), "; "))
+	}
+	scheduler := func(f string) bool {
+		return strings.HasPrefix(f, "sched") || f == "coro.h" || f == "futex.h"
+	}
+	for f, out := range graph {
+		if !scheduler(f) {
+			continue
+		}
+		for to := range out {
+			if !scheduler(to) && to != "output.c" {
+				t.Errorf("the scheduler's %s calls %s", f, to)
+			}
+		}
+	}
+}
+
+// The finder itself: a circle of three files is found, a chain is not, a
+// static function of the caller shadows another file's, and a callback
+// handed over is no call.
+func TestFileGraphFinder(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.c", "int a(void)\n{\n    return b(); /* c() */\n}\nstatic void helper(void) { }\n")
+	write("b.c", "static int helper(void)\n{\n    return 0;\n}\nint b(void)\n{\n    helper();\n    return c();\n}\n")
+	write("c.c", "#define a(x) x\nvoid run(void (*fn)(void));\nint c(void)\n{\n    run(a);\n    return 0;\n}\n")
+	if got := circles(fileGraph(t, dir)); len(got) != 0 {
+		t.Errorf("a chain taken for a circle: %v", got)
+	}
+	write("c.c", "int c(void)\n{\n    return a();\n}\n")
+	got := circles(fileGraph(t, dir))
+	if len(got) != 1 || strings.Join(got[0], " ") != "a.c b.c c.c" {
+		t.Errorf("circle a -> b -> c -> a: found %v", got)
+	}
+	write("d.go", "package x\n\n// #include \"a.h\"\nimport \"C\"\n\n//export d\nfunc d() { C.a() }\n")
+	write("c.c", "int c(void)\n{\n    return d();\n}\n")
+	got = circles(fileGraph(t, dir))
+	if len(got) != 1 || strings.Join(got[0], " ") != "a.c b.c c.c d.go" {
+		t.Errorf("circle through Go: found %v", got)
+	}
+}
