@@ -238,6 +238,14 @@ void faults_interrupt(struct ebsp_core *core)
     pthread_kill(core->thread, interrupt_signal());
 }
 
+void faults_allow_interrupt(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, interrupt_signal());
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 /* Touches the byte at a as a read, or as a write that leaves it as it is
  * (an atomic add of 0, so that a concurrent store by another thread is
  * not undone). */

@@ -50,6 +50,8 @@
 #include "shim.h"
 #include "coro.h"
 
+#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -78,7 +80,9 @@ int coro_supported(void)
 void ebsp_coro_switch(void **save_sp, void *load_sp);
 void ebsp_coro_boot(void);
 
-enum { CO_YIELD = 1, CO_PARK, CO_DONE };
+/* CO_JOIN: the adopted core waits for every other core to finish
+ * (coro_unadopt), then runs on its thread alone. */
+enum { CO_YIELD = 1, CO_PARK, CO_DONE, CO_JOIN };
 
 struct coro {
     void *sp;                  /* saved stack pointer while switched out */
@@ -198,6 +202,13 @@ static struct {
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
+    /* Core 0 is the calling thread's (coro_start with first 1), which is
+     * worker 0 until coro_unadopt; joiner is core 0 once it waits there.
+     * adopter_stack: that thread's stack, [lo, hi). */
+    int adopted;
+    struct coro *joiner;
+    pthread_t adopter;
+    uintptr_t adopter_stack[2];
 } co;
 
 static __thread struct worker *this_worker;
@@ -483,7 +494,9 @@ static struct coro *take(struct worker *w)
  * either the core sees the new word or unpark sees the core. */
 static void settle(struct coro *c)
 {
-    if (c->action == CO_DONE) {
+    if (c->action == CO_DONE || c->action == CO_JOIN) {
+        if (c->action == CO_JOIN)
+            co.joiner = c;
         if (atomic_fetch_sub(&co.live, 1) == 1)
             wake_all_workers(); /* they leave */
         return;
@@ -516,6 +529,19 @@ static void settle(struct coro *c)
     kick(1);
 }
 
+/* Runs core c on worker w (the thread me) until it switches back. */
+static void run_one(struct worker *w, pthread_t me, struct coro *c)
+{
+    ebsp_self = c->core;
+    c->core->thread = me; /* where the watchdog's signal finds it */
+    atomic_store(&w->cur, c);
+    atomic_fetch_add(&w->switches, 1);
+    ebsp_coro_switch(&w->sp, c->sp);
+    atomic_store(&w->cur, NULL);
+    ebsp_self = NULL;
+    settle(c);
+}
+
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
@@ -523,20 +549,35 @@ static void *worker_main(void *arg)
     this_worker = w;
     faults_thread_start();
     struct coro *c;
-    while ((c = take(w)) != NULL) {
-        ebsp_self = c->core;
-        c->core->thread = me; /* where the watchdog's signal finds it */
-        atomic_store(&w->cur, c);
-        atomic_fetch_add(&w->switches, 1);
-        ebsp_coro_switch(&w->sp, c->sp);
-        atomic_store(&w->cur, NULL);
-        ebsp_self = NULL;
-        settle(c);
-    }
+    while ((c = take(w)) != NULL)
+        run_one(w, me, c);
     faults_thread_end();
     this_worker = NULL;
     atomic_store(&w->state, W_EXITED);
     return NULL;
+}
+
+/* Worker 0's loop on the adopting thread, on worker 0's stack slice: first
+ * entered when core 0 (running on the thread's own stack) switches away.
+ * Once every core finished, the thread goes back to core 0 if it waits in
+ * coro_unadopt; if core 0 left for good (a stopped run, which the library
+ * ends on another thread) the thread has nothing left to do. */
+static void adopted_main(struct worker *w)
+{
+    struct coro *c;
+    atomic_store(&w->cur, NULL);
+    ebsp_self = NULL;
+    settle(&co.coros[0]);
+    while ((c = take(w)) != NULL)
+        run_one(w, co.adopter, c);
+    this_worker = NULL;
+    if (co.joiner) {
+        void *unused;
+        ebsp_self = co.joiner->core;
+        ebsp_coro_switch(&unused, co.joiner->sp);
+    }
+    for (;;)
+        pause();
 }
 
 /* Read in a call of its own: after a switch the caller may run on another
@@ -841,14 +882,63 @@ static int worker_count(int cores)
     return n > cores ? cores : (int)n;
 }
 
+static int real_getattr_np(pthread_t thread, pthread_attr_t *attr);
+
+/* The frame ebsp_coro_switch pops on the stack [lo, lo + size): r15 r14
+ * r13 r12 rbx rbp, then a return into ebsp_coro_boot with rsp 16-byte
+ * aligned, which calls fn(arg). */
+static void *boot_frame(char *lo, size_t size, void (*fn)(void *), void *arg)
+{
+    uintptr_t top = ((uintptr_t)(lo + size) & ~(uintptr_t)15) - 16;
+    void **sp = (void **)(top - 7 * sizeof(void *));
+    sp[0] = sp[1] = sp[2] = NULL;
+    sp[3] = (void *)fn;  /* r12 */
+    sp[4] = arg;         /* rbx */
+    sp[5] = NULL;        /* rbp */
+    sp[6] = (void *)ebsp_coro_boot;
+    return sp;
+}
+
+/* The calling thread becomes worker 0 and its code core 0, running on the
+ * thread's own stack; the worker's loop gets slice 0 of the region. Core 0
+ * goes back to worker 0's queue whenever it waits, so it runs there unless
+ * that worker is stuck in another core (then another worker takes it, as
+ * any core: a core spinning on a flag pid 0 sets must not starve it). */
+static void adopt(void)
+{
+    struct worker *w = &co.workers[0];
+    struct coro *c = &co.coros[0];
+    co.adopted = 1;
+    co.adopter = pthread_self();
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    if (real_getattr_np(co.adopter, &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+            co.adopter_stack[0] = (uintptr_t)addr;
+            co.adopter_stack[1] = (uintptr_t)addr + size;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    w->index = 0;
+    w->thread = co.adopter;
+    atomic_store(&w->state, W_RUNNING);
+    w->sp = boot_frame(co.region + (size_t)co.n * co.stack_size, WORKER_STACK, (void (*)(void *))adopted_main, w);
+    atomic_store(&w->cur, c);
+    atomic_store(&co.nworkers, 1);
+    this_worker = w;
+}
+
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *))
 {
-    int count = n - first;
+    if (first > 1)
+        return -1;
+    int adopting = first == 1, count = n;
     memset(&co, 0, sizeof co);
     co.page = (size_t)sysconf(_SC_PAGESIZE);
     co.stack_size = (stack_size + co.page - 1) & ~(co.page - 1);
     co.n = count;
-    co.first = first;
+    co.first = 0;
     co.run_core = run_core;
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
@@ -875,24 +965,19 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         char *lo = co.region + (size_t)i * co.stack_size;
         mprotect(lo, co.page, PROT_NONE);
         struct coro *c = &co.coros[i];
-        c->core = &cores[first + i];
-        /* The frame ebsp_coro_switch pops: r15 r14 r13 r12 rbx rbp, then
-         * returns into ebsp_coro_boot with rsp 16-byte aligned. */
-        uintptr_t top = ((uintptr_t)(lo + co.stack_size) & ~(uintptr_t)15) - 16;
-        void **sp = (void **)(top - 7 * sizeof(void *));
-        sp[0] = sp[1] = sp[2] = NULL;
-        sp[3] = (void *)coro_entry; /* r12 */
-        sp[4] = c;                  /* rbx */
-        sp[5] = NULL;               /* rbp */
-        sp[6] = (void *)ebsp_coro_boot;
-        c->sp = sp;
+        c->core = &cores[i];
+        c->home = coro_home(i);
+        if (i > 0 || !adopting) /* an adopted core 0 runs on its thread's stack */
+            c->sp = boot_frame(lo, co.stack_size, (void (*)(void *))coro_entry, c);
     }
     for (int i = 0; i < co.max_workers; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
     atomic_store(&co.live, count);
-    for (int i = 0; i < count; i++)
-        co.coros[i].home = coro_home(i);
     int started = 0;
+    if (adopting) {
+        adopt();
+        started = 1;
+    }
     while (started < co.base_workers && start_worker() == 0)
         started++;
     if (started < co.base_workers) {
@@ -915,7 +1000,7 @@ void coro_count_rounds(_Atomic unsigned *rounds)
 
 void coro_go(void)
 {
-    for (int i = 0; i < co.n; i++) {
+    for (int i = co.adopted; i < co.n; i++) {
         struct coro *c = &co.coros[i];
         struct queue *q = home_of(c);
         lock(q);
@@ -931,15 +1016,36 @@ void coro_cancel(void)
 {
     atomic_store(&co.live, 0);
     wake_all_workers();
+    if (co.adopted)
+        this_worker = NULL; /* the adopted core never switched: the thread is its own again */
     coro_join();
+}
+
+void coro_unadopt(void)
+{
+    struct coro *c = current_coro();
+    if (!co.adopted || c != &co.coros[0])
+        return;
+    back_to_worker(c, CO_JOIN);
+    /* adopted_main came back: every other core finished */
+}
+
+void coro_leave(void)
+{
+    struct coro *c = current_coro();
+    if (!co.adopted || c != &co.coros[0])
+        return;
+    back_to_worker(c, CO_DONE);
+    __builtin_unreachable();
 }
 
 void coro_join(void)
 {
     /* The first workers never retire and leave only once every core
      * finished; after them the monitor, which may have started a worker
-     * just before; then every added worker, running or retired. */
-    for (int i = 0; i < co.base_workers; i++)
+     * just before; then every added worker, running or retired. An adopting
+     * thread is no worker thread to join. */
+    for (int i = co.adopted; i < co.base_workers; i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
     atomic_store(&co.monitor_stop, 1);
@@ -948,11 +1054,64 @@ void coro_join(void)
     for (int i = co.base_workers; i < atomic_load(&co.nworkers); i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
+    /* An adopting thread whose core left for good (coro_leave) still runs
+     * on the region; the process ends without it (bsplib_api.c). */
+    if (co.adopted && !pthread_equal(pthread_self(), co.adopter) && !co.joiner)
+        return;
     if (co.region)
         munmap(co.region, co.region_size);
     free(co.coros);
     free(co.workers);
     memset(&co, 0, sizeof co);
+}
+
+/*
+ * Go learns the bounds of a C thread's stack from pthread_getattr_np when a
+ * callback's stack pointer lies outside the bounds it knows (runtime/cgo,
+ * x_cgo_getstackbound); outside them the callback guesses 32 KiB and asks
+ * again at the next one. The workers' reported stacks contain the region
+ * (start_worker), but an adopted core 0 runs on its own thread's stack,
+ * and that thread runs other cores on the region. While a run has an
+ * adopted core, this reports for each of its workers one range that holds
+ * the region and the adopting thread's stack, so that no callback costs a
+ * look-up (for the main thread glibc reads /proc/self/maps). The library's
+ * own reference binds to this definition; the version script keeps it out
+ * of the dynamic symbol table, so the program's calls go to glibc.
+ */
+static int real_getattr_np(pthread_t thread, pthread_attr_t *attr)
+{
+    static int (*real)(pthread_t, pthread_attr_t *);
+    if (!real) {
+        void *sym = dlsym(RTLD_NEXT, "pthread_getattr_np");
+        memcpy(&real, &sym, sizeof sym);
+        if (!real)
+            return ENOSYS;
+    }
+    return real(thread, attr);
+}
+
+int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr)
+{
+    int r = real_getattr_np(thread, attr);
+    if (r != 0 || !co.adopted || !this_worker || !pthread_equal(thread, pthread_self()))
+        return r;
+    void *addr;
+    size_t size;
+    if (pthread_attr_getstack(attr, &addr, &size) != 0)
+        return r;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + size;
+    uintptr_t add[2][2] = {{(uintptr_t)co.region, (uintptr_t)co.region + co.region_size},
+                           {co.adopter_stack[0], co.adopter_stack[1]}};
+    for (int i = 0; i < 2; i++) {
+        if (add[i][0] == add[i][1])
+            continue;
+        if (add[i][0] < lo)
+            lo = add[i][0];
+        if (add[i][1] > hi)
+            hi = add[i][1];
+    }
+    pthread_attr_setstack(attr, (void *)lo, hi - lo);
+    return r;
 }
 
 #else /* !CORO_SUPPORTED: cores are threads (sched_threads.c) */
@@ -1032,6 +1191,14 @@ void coro_cancel(void)
 }
 
 void coro_join(void)
+{
+}
+
+void coro_unadopt(void)
+{
+}
+
+void coro_leave(void)
 {
 }
 

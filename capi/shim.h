@@ -92,6 +92,7 @@ struct ebsp_core {
     int can_unwind;          /* entry is C code compiled from a kernel file: abort may longjmp */
     void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
                                 the BSPlib face's pid 0, whose frames are its caller's (bsplib_api.c) */
+    int in_section;          /* BSPlib: between the core's bsp_begin and bsp_end (bsplib_api.c) */
     jmp_buf exit_jmp;
     volatile int where;      /* enum ebsp_where */
     uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */
@@ -156,17 +157,22 @@ struct ebsp_core *sched_cores_alloc(int n);
 void sched_cores_free(struct ebsp_core *cores);
 /* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
 int sched_run(struct ebsp_core *cores, int n);
-/* sched_run in parts, for runs whose first cores are run by threads that
- * exist already (the BSPlib face: the thread calling bsp_begin is pid 0).
- * sched_adopt makes the calling thread run core (one of cores[0..first)),
- * before sched_start; sched_start starts threads for cores first..n-1;
- * sched_release: the adopted core has left the run (its thread keeps
- * ebsp_self until the caller clears it); sched_host_loop watches
+/* sched_run in parts, for runs whose first core is run by a thread that
+ * exists already (the BSPlib face: the thread calling bsp_begin is pid 0).
+ * sched_adopt makes the calling thread run core 0, before sched_start;
+ * sched_start starts cores first..n-1 (first 1), as threads or as
+ * coroutines of which the calling thread runs some while core 0 waits;
+ * sched_release: the adopted core has left the run, and returns once
+ * the calling thread runs no other core (it keeps ebsp_self until the
+ * caller clears it); sched_host_loop watches
  * the run (watchdog, host sync) until every core has left; sched_join
  * waits for the started threads and returns what sched_run returns. */
 void sched_adopt(struct ebsp_core *core);
 void sched_start(struct ebsp_core *cores, int n, int first);
 void sched_release(void);
+/* The adopted core leaves a stopped run: counts as finished, its thread
+ * runs the other cores if they are coroutines, then sleeps for good. */
+__attribute__((noreturn)) void sched_leave_forever(void);
 void sched_host_loop(void);
 int sched_join(void);
 /* Blocks until every core arrived with the same kind; returns 0, or -1 if the
@@ -316,6 +322,9 @@ void faults_thread_end(void);
 /* Asks a core that computes without calling the library to leave its
  * kernel (watchdog); it leaves only when interrupted in its own kernel code. */
 void faults_interrupt(struct ebsp_core *core);
+/* Unblocks faults_interrupt's signal on the calling thread, which leaves
+ * its handler without returning (sched_leave_forever). */
+void faults_allow_interrupt(void);
 /* No memory is mapped below this address (Linux keeps at least the first
  * page free): a pointer below it is a small number, not an address. */
 enum { LOWEST_ADDRESS = 4096 };
