@@ -81,7 +81,7 @@ void ebsp_coro_switch(void **save_sp, void *load_sp);
 void ebsp_coro_boot(void);
 
 /* CO_JOIN: the adopted core waits for every other core to finish
- * (coro_unadopt), then runs on its thread alone. */
+ * (coro_unadopt), then goes back to its own thread. */
 enum { CO_YIELD = 1, CO_PARK, CO_DONE, CO_JOIN };
 
 struct coro {
@@ -202,13 +202,16 @@ static struct {
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
-    /* Core 0 is the calling thread's (coro_start with first 1), which is
-     * worker 0 until coro_unadopt; joiner is core 0 once it waits there.
-     * adopter_stack: that thread's stack, [lo, hi). */
+    /* Core 0 is the calling thread's (coro_start with first 1): the
+     * adopter, whose stack is adopter_stack [lo, hi), hands it to the
+     * workers and waits (handoff_main) on `ended` until every core
+     * finished; joiner is core 0 once it waits to go back there. */
     int adopted;
     struct coro *joiner;
     pthread_t adopter;
     uintptr_t adopter_stack[2];
+    void *handoff_sp;
+    _Atomic unsigned ended;
 } co;
 
 static __thread struct worker *this_worker;
@@ -497,8 +500,13 @@ static void settle(struct coro *c)
     if (c->action == CO_DONE || c->action == CO_JOIN) {
         if (c->action == CO_JOIN)
             co.joiner = c;
-        if (atomic_fetch_sub(&co.live, 1) == 1)
+        if (atomic_fetch_sub(&co.live, 1) == 1) {
             wake_all_workers(); /* they leave */
+            if (co.adopted) {
+                atomic_store(&co.ended, 1);
+                futex_wake(&co.ended, INT_MAX);
+            }
+        }
         return;
     }
     struct queue *q = home_of(c);
@@ -557,20 +565,22 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Worker 0's loop on the adopting thread, on worker 0's stack slice: first
- * entered when core 0 (running on the thread's own stack) switches away.
- * Once every core finished, the thread goes back to core 0 if it waits in
- * coro_unadopt; if core 0 left for good (a stopped run, which the library
- * ends on another thread) the thread has nothing left to do. */
-static void adopted_main(struct worker *w)
+/* The adopting thread once it handed core 0 to the workers (coro_go), on
+ * a stack slice of its own: waits until every core finished, then goes
+ * back to core 0 if it waits for that (coro_unadopt). If core 0 left for
+ * good (coro_leave: a stopped run, which the library ends on another
+ * thread) the thread has nothing left to do. */
+static void handoff_main(void *arg)
 {
-    struct coro *c;
-    atomic_store(&w->cur, NULL);
-    ebsp_self = NULL;
-    settle(&co.coros[0]);
-    while ((c = take(w)) != NULL)
-        run_one(w, co.adopter, c);
-    this_worker = NULL;
+    (void)arg;
+    struct coro *c = &co.coros[0];
+    struct queue *q = home_of(c);
+    lock(q);
+    push_locked(q, c, c, 1);
+    unlock(q);
+    kick(1);
+    while (!atomic_load(&co.ended))
+        futex_wait(&co.ended, 0);
     if (co.joiner) {
         void *unused;
         ebsp_self = co.joiner->core;
@@ -899,15 +909,16 @@ static void *boot_frame(char *lo, size_t size, void (*fn)(void *), void *arg)
     return sp;
 }
 
-/* The calling thread becomes worker 0 and its code core 0, running on the
- * thread's own stack; the worker's loop gets slice 0 of the region. Core 0
- * goes back to worker 0's queue whenever it waits, so it runs there unless
- * that worker is stuck in another core (then another worker takes it, as
- * any core: a core spinning on a flag pid 0 sets must not starve it). */
+/* Core 0 is the calling thread's code, on the thread's own stack. From
+ * coro_go on it runs on the workers like any core (its stack is in the
+ * bounds they report to Go: pthread_getattr_np below), while the thread
+ * waits on a slice of its own (handoff_main) to take it back at the end.
+ * Running other cores on the calling thread instead cost a Go look-up of
+ * the stack bounds (for the main thread, a read of /proc/self/maps) at
+ * nearly every Go call of a core on it: Go restores a thread's first
+ * bounds after each callback, and those were the thread's own stack. */
 static void adopt(void)
 {
-    struct worker *w = &co.workers[0];
-    struct coro *c = &co.coros[0];
     co.adopted = 1;
     co.adopter = pthread_self();
     pthread_attr_t attr;
@@ -920,13 +931,8 @@ static void adopt(void)
         }
         pthread_attr_destroy(&attr);
     }
-    w->index = 0;
-    w->thread = co.adopter;
-    atomic_store(&w->state, W_RUNNING);
-    w->sp = boot_frame(co.region + (size_t)co.n * co.stack_size, WORKER_STACK, (void (*)(void *))adopted_main, w);
-    atomic_store(&w->cur, c);
-    atomic_store(&co.nworkers, 1);
-    this_worker = w;
+    co.handoff_sp = boot_frame(co.region + (size_t)co.n * co.stack_size + (size_t)co.max_workers * WORKER_STACK,
+                               WORKER_STACK, handoff_main, NULL);
 }
 
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *))
@@ -947,7 +953,8 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.rest_always = ebsp_rest == REST_ALWAYS;
     atomic_store(&co.active, (unsigned)co.base_workers);
 
-    co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
+    /* an adopting thread's slice after the workers' */
+    co.region_size = (size_t)count * co.stack_size + (size_t)(co.max_workers + adopting) * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     co.coros = calloc((size_t)count, sizeof *co.coros);
@@ -970,14 +977,12 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         if (i > 0 || !adopting) /* an adopted core 0 runs on its thread's stack */
             c->sp = boot_frame(lo, co.stack_size, (void (*)(void *))coro_entry, c);
     }
-    for (int i = 0; i < co.max_workers; i++)
+    for (int i = 0; i < co.max_workers + adopting; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
     atomic_store(&co.live, count);
+    if (adopting)
+        adopt(); /* before the workers: their first Go call reads its stack's bounds */
     int started = 0;
-    if (adopting) {
-        adopt();
-        started = 1;
-    }
     while (started < co.base_workers && start_worker() == 0)
         started++;
     if (started < co.base_workers) {
@@ -1000,7 +1005,7 @@ void coro_count_rounds(_Atomic unsigned *rounds)
 
 void coro_go(void)
 {
-    for (int i = co.adopted; i < co.n; i++) {
+    for (int i = co.adopted; i < co.n; i++) { /* core 0 below */
         struct coro *c = &co.coros[i];
         struct queue *q = home_of(c);
         lock(q);
@@ -1009,6 +1014,8 @@ void coro_go(void)
     }
     kick(INT_MAX);
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
+    if (co.adopted) /* core 0 goes on on a worker; handoff_main pushes it */
+        ebsp_coro_switch(&co.coros[0].sp, co.handoff_sp);
 }
 
 /* The workers leave at once when no core is live. */
@@ -1016,8 +1023,6 @@ void coro_cancel(void)
 {
     atomic_store(&co.live, 0);
     wake_all_workers();
-    if (co.adopted)
-        this_worker = NULL; /* the adopted core never switched: the thread is its own again */
     coro_join();
 }
 
@@ -1027,7 +1032,7 @@ void coro_unadopt(void)
     if (!co.adopted || c != &co.coros[0])
         return;
     back_to_worker(c, CO_JOIN);
-    /* adopted_main came back: every other core finished */
+    /* back on the adopting thread: every other core finished */
 }
 
 void coro_leave(void)
@@ -1043,9 +1048,8 @@ void coro_join(void)
 {
     /* The first workers never retire and leave only once every core
      * finished; after them the monitor, which may have started a worker
-     * just before; then every added worker, running or retired. An adopting
-     * thread is no worker thread to join. */
-    for (int i = co.adopted; i < co.base_workers; i++)
+     * just before; then every added worker, running or retired. */
+    for (int i = 0; i < co.base_workers; i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
     atomic_store(&co.monitor_stop, 1);
@@ -1054,7 +1058,7 @@ void coro_join(void)
     for (int i = co.base_workers; i < atomic_load(&co.nworkers); i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
-    /* An adopting thread whose core left for good (coro_leave) still runs
+    /* An adopting thread whose core left for good (coro_leave) still waits
      * on the region; the process ends without it (bsplib_api.c). */
     if (co.adopted && !pthread_equal(pthread_self(), co.adopter) && !co.joiner)
         return;
@@ -1066,17 +1070,16 @@ void coro_join(void)
 }
 
 /*
- * Go learns the bounds of a C thread's stack from pthread_getattr_np when a
- * callback's stack pointer lies outside the bounds it knows (runtime/cgo,
- * x_cgo_getstackbound); outside them the callback guesses 32 KiB and asks
- * again at the next one. The workers' reported stacks contain the region
- * (start_worker), but an adopted core 0 runs on its own thread's stack,
- * and that thread runs other cores on the region. While a run has an
- * adopted core, this reports for each of its workers one range that holds
- * the region and the adopting thread's stack, so that no callback costs a
- * look-up (for the main thread glibc reads /proc/self/maps). The library's
- * own reference binds to this definition; the version script keeps it out
- * of the dynamic symbol table, so the program's calls go to glibc.
+ * Go learns the bounds of a C thread's stack from pthread_getattr_np at the
+ * thread's first callback (runtime/cgo, x_cgo_getstackbound) and keeps
+ * them; a later callback whose stack pointer lies outside asks again and
+ * the bounds it learns then are dropped when it returns. The workers'
+ * reported stacks contain the region (start_worker), but an adopted core 0
+ * runs on its own thread's stack. While a run has one, this reports for
+ * each of its workers one range that holds the region and that stack, so
+ * that core 0's Go calls cost no look-up on any worker. The library's own
+ * reference binds to this definition; the version script keeps it out of
+ * the dynamic symbol table, so the program's calls go to glibc.
  */
 static int real_getattr_np(pthread_t thread, pthread_attr_t *attr)
 {
