@@ -5,8 +5,8 @@
  * A section is one run of the scheduler whose pid 0 is the thread that
  * called bsp_begin(P) (adopted, sched_adopt) and whose P-1 other cores run
  * the program's SPMD function (bsp_init) or, with no bsp_init,
- * main(argc, argv): coroutines of which the calling thread runs some while
- * pid 0 waits (EBSP_SCHED=coro), or threads. A monitor thread runs the
+ * main(argc, argv): threads, or coroutines (EBSP_SCHED=coro) with pid 0
+ * one of them until bsp_end, its thread waiting. A monitor thread runs the
  * scheduler's host loop (watchdog) meanwhile. Every call checks that it
  * comes from a core of the section after its bsp_begin (in_section),
  * converts MulticoreBSP's

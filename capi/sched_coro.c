@@ -1058,9 +1058,10 @@ void coro_join(void)
     for (int i = co.base_workers; i < atomic_load(&co.nworkers); i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
-    /* An adopting thread whose core left for good (coro_leave) still waits
-     * on the region; the process ends without it (bsplib_api.c). */
-    if (co.adopted && !pthread_equal(pthread_self(), co.adopter) && !co.joiner)
+    /* Called elsewhere than on the adopting thread (a stopped run, which the
+     * library then ends: bsplib_api.c), that thread may still wait on the
+     * region: it stays. */
+    if (co.adopted && !pthread_equal(pthread_self(), co.adopter))
         return;
     if (co.region)
         munmap(co.region, co.region_size);

@@ -418,7 +418,7 @@ void sched_cores_free(struct ebsp_core *cores)
 /* Coroutines (sched_coro.c) where this build has them and EBSP_SCHED
  * asks for them (the default), for runs whose started cores all run C code
  * compiled from a kernel file or a BSPlib program; an adopted core 0 (the
- * BSPlib face's pid 0) becomes a coroutine that only its thread runs.
+ * BSPlib face's pid 0) becomes a coroutine too, on its thread's stack.
  * Threads otherwise: a registered kernel (a C, Go or Python function) may
  * have frames of another language runtime under its bsp_sync, and a
  * coroutine must not switch with a Go frame on its stack (nor Python's,
@@ -498,14 +498,14 @@ void sched_release(void)
 {
     core_finished(ebsp_self);
     if (run.coro)
-        coro_unadopt(); /* its thread runs the cores still leaving */
+        coro_unadopt(); /* back on its own thread once every core left */
 }
 
 void sched_leave_forever(void)
 {
     core_finished(ebsp_self);
     if (run.coro) {
-        faults_allow_interrupt(); /* from the watchdog's signal: the cores it runs next may need it */
+        faults_allow_interrupt(); /* from the watchdog's signal: the worker's next cores may need it */
         coro_leave();
     }
     for (;;)

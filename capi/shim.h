@@ -160,18 +160,18 @@ int sched_run(struct ebsp_core *cores, int n);
 /* sched_run in parts, for runs whose first core is run by a thread that
  * exists already (the BSPlib face: the thread calling bsp_begin is pid 0).
  * sched_adopt makes the calling thread run core 0, before sched_start;
- * sched_start starts cores first..n-1 (first 1), as threads or as
- * coroutines of which the calling thread runs some while core 0 waits;
- * sched_release: the adopted core has left the run, and returns once
- * the calling thread runs no other core (it keeps ebsp_self until the
- * caller clears it); sched_host_loop watches
+ * sched_start starts cores first..n-1 (first 1), as threads, or as
+ * coroutines with core 0 handed to the workers too (it comes back to its
+ * thread in sched_release); sched_release: the adopted core has left the
+ * run, and returns once every core did under coroutines (its thread
+ * keeps ebsp_self until the caller clears it); sched_host_loop watches
  * the run (watchdog, host sync) until every core has left; sched_join
  * waits for the started threads and returns what sched_run returns. */
 void sched_adopt(struct ebsp_core *core);
 void sched_start(struct ebsp_core *cores, int n, int first);
 void sched_release(void);
-/* The adopted core leaves a stopped run: counts as finished, its thread
- * runs the other cores if they are coroutines, then sleeps for good. */
+/* The adopted core leaves a stopped run: counts as finished and sleeps
+ * for good (the run's owner ends the process). */
 __attribute__((noreturn)) void sched_leave_forever(void);
 void sched_host_loop(void);
 int sched_join(void);
