@@ -3,11 +3,13 @@
  * program on the emulated cores, on the engine of the EBSP face.
  *
  * A section is one run of the scheduler whose pid 0 is the thread that
- * called bsp_begin(P) (adopted, sched_adopt) and whose P-1 other cores are
- * started threads running the program's SPMD function (bsp_init) or, with
- * no bsp_init, main(argc, argv). A monitor thread runs the scheduler's host
- * loop (watchdog) meanwhile. Every call checks that its thread is a core of
- * the section after its bsp_begin (bl_self), converts MulticoreBSP's
+ * called bsp_begin(P) (adopted, sched_adopt) and whose P-1 other cores run
+ * the program's SPMD function (bsp_init) or, with no bsp_init,
+ * main(argc, argv): threads, or coroutines (EBSP_SCHED=coro) with pid 0
+ * one of them until bsp_end, its thread waiting. A monitor thread runs the
+ * scheduler's host loop (watchdog) meanwhile. Every call checks that it
+ * comes from a core of the section after its bsp_begin (in_section),
+ * converts MulticoreBSP's
  * types (size_t sizes, unsigned pids) or the compatibility mode's ints
  * to the engine's, and forwards to the EBSP core call, so both faces share
  * one implementation of every rule.
@@ -66,9 +68,6 @@ __attribute__((constructor)) static void capture_args(int argc, char **argv, cha
     proc_argv = argv;
 }
 
-/* The calling thread's core, between its bsp_begin and bsp_end of a
- * BSPlib section; NULL otherwise. */
-static __thread struct ebsp_core *bl_self __attribute__((tls_model("initial-exec")));
 
 /* ---- diagnostics ---- */
 
@@ -133,10 +132,13 @@ __attribute__((noinline)) static void bl_refuse(const char *call)
                  "and bsp_abort belongs between bsp_begin and bsp_end, on a core of the section)", call);
 }
 
+/* The calling core, between its bsp_begin and bsp_end of a BSPlib
+ * section; else the call is refused (NULL). Kept in the core, not the
+ * thread: under coroutines a thread runs many cores. */
 static inline struct ebsp_core *bl_core(const char *call)
 {
-    struct ebsp_core *self = bl_self;
-    if (__builtin_expect(self != NULL, 1))
+    struct ebsp_core *self = ebsp_self;
+    if (__builtin_expect(self != NULL && self->in_section, 1))
         return self;
     bl_refuse(call);
     return NULL;
@@ -173,7 +175,7 @@ static void bl_start_core(struct ebsp_core *self)
     self->begin_ns = self->last_raw_ns = ebsp_now_ns();
     hp_forget(self);
     goBsplibCoreBegin(self->pid);
-    bl_self = self;
+    self->in_section = 1;
     sched_leave_if_stopped();
 }
 
@@ -211,10 +213,8 @@ static void *bl_monitor(void *arg)
  * the monitor to end the program. */
 static void bl_owner_leave(void)
 {
-    bl_self = NULL;
-    sched_release();
-    for (;;)
-        pause();
+    ebsp_self->in_section = 0;
+    sched_leave_forever();
 }
 
 static void bl_atexit(void)
@@ -309,7 +309,7 @@ static void bl_join(struct ebsp_core *self, long long P)
 {
     if (!atomic_load(&bl.running))
         bl_misuse(self, "bsp_begin", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
-    else if (bl_self)
+    else if (self->in_section)
         bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
     else if (P != bl.nprocs && !bl.spmd)
         bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
@@ -384,7 +384,7 @@ void bsplib_end(void)
     if (goBsplibCoreEnd(self->pid))
         sched_barrier(WHERE_END);
     sched_leave_if_stopped();
-    bl_self = NULL;
+    self->in_section = 0;
     if (self->leave == NULL)
         longjmp(self->exit_jmp, 1); /* out of the SPMD function: code after bsp_end is pid 0's */
     bl_finish_section();
@@ -394,9 +394,9 @@ void bsplib_end(void)
 
 unsigned int bsplib_nprocs(void)
 {
-    if (bl_self)
-        return (unsigned int)ebsp_active_nprocs;
     struct ebsp_core *self = ebsp_self;
+    if (self && self->in_section)
+        return (unsigned int)ebsp_active_nprocs;
     if (self && atomic_load(&bl.running))
         return (unsigned int)ebsp_active_nprocs; /* a core before its bsp_begin */
     if (self) {

@@ -15,7 +15,10 @@ int coro_supported(void);
 /* Prepares cores first..n-1 to run as coroutines, each calling run_core,
  * and starts the worker threads; returns the number of workers, or -1 when
  * they could not be started (nothing was). The cores run from coro_go on;
- * coro_cancel instead stops the workers and frees everything. */
+ * coro_cancel instead stops the workers and frees everything. With first
+ * 1, core 0 is the calling thread's (already running on its own stack):
+ * from coro_go on it runs on the workers like any core, while the thread
+ * waits for it (coro_unadopt, coro_leave). Any other first: -1. */
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *));
 /* The worker 0..workers-1 whose queue core pid belongs to: its home. */
 int coro_home(int pid);
@@ -27,6 +30,13 @@ void coro_go(void);
 void coro_cancel(void);
 /* Waits until every coroutine finished, frees the run. */
 void coro_join(void);
+/* On an adopted core 0 that finished: returns on its own thread once every
+ * core finished. */
+void coro_unadopt(void);
+/* On an adopted core 0 leaving a stopped run: never returns, and its
+ * thread sleeps for good (the run's owner ends the process). Returns at
+ * once on any other core. */
+void coro_leave(void);
 /* The calling code runs on a coroutine. */
 int coro_current(void);
 /* A coroutine core yields its worker to the cores queued there and

@@ -246,6 +246,14 @@ static void faults_interrupt(struct ebsp_core *core)
     pthread_kill(core->thread, interrupt_signal());
 }
 
+static void faults_allow_interrupt(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, interrupt_signal());
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 /* Where a kernel file's core runs its code, for fault reports and the
  * interrupt's test (unless whoever made the core knew better: bsplib_api.c). */
 static void faults_core_begin(struct ebsp_core *core)
@@ -260,6 +268,7 @@ static const struct sched_hooks faults_hooks = {
     .thread_begin = faults_thread_start,
     .thread_end = faults_thread_end,
     .interrupt = faults_interrupt,
+    .allow_interrupt = faults_allow_interrupt,
     .host_call = faults_host_call,
 };
 

@@ -51,6 +51,8 @@
 #include "coro.h"
 #include "futex.h"
 
+#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -77,7 +79,9 @@ int coro_supported(void)
 void ebsp_coro_switch(void **save_sp, void *load_sp);
 void ebsp_coro_boot(void);
 
-enum { CO_YIELD = 1, CO_PARK, CO_DONE };
+/* CO_JOIN: the adopted core waits for every other core to finish
+ * (coro_unadopt), then goes back to its own thread. */
+enum { CO_YIELD = 1, CO_PARK, CO_DONE, CO_JOIN };
 
 struct coro {
     void *sp;                  /* saved stack pointer while switched out */
@@ -197,6 +201,16 @@ static struct {
     pthread_t monitor;
     _Atomic int monitor_stop;
     int monitor_started;
+    /* Core 0 is the calling thread's (coro_start with first 1): the
+     * adopter, whose stack is adopter_stack [lo, hi), hands it to the
+     * workers and waits (handoff_main) on `ended` until every core
+     * finished; joiner is core 0 once it waits to go back there. */
+    int adopted;
+    struct coro *joiner;
+    pthread_t adopter;
+    uintptr_t adopter_stack[2];
+    void *handoff_sp;
+    _Atomic unsigned ended;
 } co;
 
 static __thread struct worker *this_worker;
@@ -472,9 +486,16 @@ static struct coro *take(struct worker *w)
  * either the core sees the new word or unpark sees the core. */
 static void settle(struct coro *c)
 {
-    if (c->action == CO_DONE) {
-        if (atomic_fetch_sub(&co.live, 1) == 1)
+    if (c->action == CO_DONE || c->action == CO_JOIN) {
+        if (c->action == CO_JOIN)
+            co.joiner = c;
+        if (atomic_fetch_sub(&co.live, 1) == 1) {
             wake_all_workers(); /* they leave */
+            if (co.adopted) {
+                atomic_store(&co.ended, 1);
+                futex_wake(&co.ended, INT_MAX);
+            }
+        }
         return;
     }
     struct queue *q = home_of(c);
@@ -505,6 +526,19 @@ static void settle(struct coro *c)
     kick(1);
 }
 
+/* Runs core c on worker w (the thread me) until it switches back. */
+static void run_one(struct worker *w, pthread_t me, struct coro *c)
+{
+    ebsp_self = c->core;
+    c->core->thread = me; /* where the watchdog's signal finds it */
+    atomic_store(&w->cur, c);
+    atomic_fetch_add(&w->switches, 1);
+    ebsp_coro_switch(&w->sp, c->sp);
+    atomic_store(&w->cur, NULL);
+    ebsp_self = NULL;
+    settle(c);
+}
+
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
@@ -512,20 +546,37 @@ static void *worker_main(void *arg)
     this_worker = w;
     hooks_thread_begin();
     struct coro *c;
-    while ((c = take(w)) != NULL) {
-        ebsp_self = c->core;
-        c->core->thread = me; /* where the watchdog's signal finds it */
-        atomic_store(&w->cur, c);
-        atomic_fetch_add(&w->switches, 1);
-        ebsp_coro_switch(&w->sp, c->sp);
-        atomic_store(&w->cur, NULL);
-        ebsp_self = NULL;
-        settle(c);
-    }
+    while ((c = take(w)) != NULL)
+        run_one(w, me, c);
     hooks_thread_end();
     this_worker = NULL;
     atomic_store(&w->state, W_EXITED);
     return NULL;
+}
+
+/* The adopting thread once it handed core 0 to the workers (coro_go), on
+ * a stack slice of its own: waits until every core finished, then goes
+ * back to core 0 if it waits for that (coro_unadopt). If core 0 left for
+ * good (coro_leave: a stopped run, which the library ends on another
+ * thread) the thread has nothing left to do. */
+static void handoff_main(void *arg)
+{
+    (void)arg;
+    struct coro *c = &co.coros[0];
+    struct queue *q = home_of(c);
+    lock(q);
+    push_locked(q, c, c, 1);
+    unlock(q);
+    kick(1);
+    while (!atomic_load(&co.ended))
+        futex_wait(&co.ended, 0);
+    if (co.joiner) {
+        void *unused;
+        ebsp_self = co.joiner->core;
+        ebsp_coro_switch(&unused, co.joiner->sp);
+    }
+    for (;;)
+        pause();
 }
 
 /* Read in a call of its own: after a switch the caller may run on another
@@ -825,14 +876,59 @@ static int worker_count(int cores)
     return n > cores ? cores : (int)n;
 }
 
+static int real_getattr_np(pthread_t thread, pthread_attr_t *attr);
+
+/* The frame ebsp_coro_switch pops on the stack [lo, lo + size): r15 r14
+ * r13 r12 rbx rbp, then a return into ebsp_coro_boot with rsp 16-byte
+ * aligned, which calls fn(arg). */
+static void *boot_frame(char *lo, size_t size, void (*fn)(void *), void *arg)
+{
+    uintptr_t top = ((uintptr_t)(lo + size) & ~(uintptr_t)15) - 16;
+    void **sp = (void **)(top - 7 * sizeof(void *));
+    sp[0] = sp[1] = sp[2] = NULL;
+    sp[3] = (void *)fn;  /* r12 */
+    sp[4] = arg;         /* rbx */
+    sp[5] = NULL;        /* rbp */
+    sp[6] = (void *)ebsp_coro_boot;
+    return sp;
+}
+
+/* Core 0 is the calling thread's code, on the thread's own stack. From
+ * coro_go on it runs on the workers like any core (its stack is in the
+ * bounds they report to Go: pthread_getattr_np below), while the thread
+ * waits on a slice of its own (handoff_main) to take it back at the end.
+ * Running other cores on the calling thread instead cost a Go look-up of
+ * the stack bounds (for the main thread, a read of /proc/self/maps) at
+ * nearly every Go call of a core on it: Go restores a thread's first
+ * bounds after each callback, and those were the thread's own stack. */
+static void adopt(void)
+{
+    co.adopted = 1;
+    co.adopter = pthread_self();
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    if (real_getattr_np(co.adopter, &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+            co.adopter_stack[0] = (uintptr_t)addr;
+            co.adopter_stack[1] = (uintptr_t)addr + size;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    co.handoff_sp = boot_frame(co.region + (size_t)co.n * co.stack_size + (size_t)co.max_workers * WORKER_STACK,
+                               WORKER_STACK, handoff_main, NULL);
+}
+
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *))
 {
-    int count = n - first;
+    if (first > 1)
+        return -1;
+    int adopting = first == 1, count = n;
     memset(&co, 0, sizeof co);
     co.page = (size_t)sysconf(_SC_PAGESIZE);
     co.stack_size = (stack_size + co.page - 1) & ~(co.page - 1);
     co.n = count;
-    co.first = first;
+    co.first = 0;
     co.run_core = run_core;
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
@@ -841,7 +937,8 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.rest_always = ebsp_rest == REST_ALWAYS;
     atomic_store(&co.active, (unsigned)co.base_workers);
 
-    co.region_size = (size_t)count * co.stack_size + (size_t)co.max_workers * WORKER_STACK;
+    /* an adopting thread's slice after the workers' */
+    co.region_size = (size_t)count * co.stack_size + (size_t)(co.max_workers + adopting) * WORKER_STACK;
     void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     co.coros = calloc((size_t)count, sizeof *co.coros);
@@ -859,23 +956,16 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         char *lo = co.region + (size_t)i * co.stack_size;
         mprotect(lo, co.page, PROT_NONE);
         struct coro *c = &co.coros[i];
-        c->core = &cores[first + i];
-        /* The frame ebsp_coro_switch pops: r15 r14 r13 r12 rbx rbp, then
-         * returns into ebsp_coro_boot with rsp 16-byte aligned. */
-        uintptr_t top = ((uintptr_t)(lo + co.stack_size) & ~(uintptr_t)15) - 16;
-        void **sp = (void **)(top - 7 * sizeof(void *));
-        sp[0] = sp[1] = sp[2] = NULL;
-        sp[3] = (void *)coro_entry; /* r12 */
-        sp[4] = c;                  /* rbx */
-        sp[5] = NULL;               /* rbp */
-        sp[6] = (void *)ebsp_coro_boot;
-        c->sp = sp;
+        c->core = &cores[i];
+        c->home = coro_home(i);
+        if (i > 0 || !adopting) /* an adopted core 0 runs on its thread's stack */
+            c->sp = boot_frame(lo, co.stack_size, (void (*)(void *))coro_entry, c);
     }
-    for (int i = 0; i < co.max_workers; i++)
+    for (int i = 0; i < co.max_workers + adopting; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
     atomic_store(&co.live, count);
-    for (int i = 0; i < count; i++)
-        co.coros[i].home = coro_home(i);
+    if (adopting)
+        adopt(); /* before the workers: their first Go call reads its stack's bounds */
     int started = 0;
     while (started < co.base_workers && start_worker() == 0)
         started++;
@@ -899,7 +989,7 @@ void coro_count_rounds(_Atomic unsigned *rounds)
 
 void coro_go(void)
 {
-    for (int i = 0; i < co.n; i++) {
+    for (int i = co.adopted; i < co.n; i++) { /* core 0 below */
         struct coro *c = &co.coros[i];
         struct queue *q = home_of(c);
         lock(q);
@@ -908,6 +998,8 @@ void coro_go(void)
     }
     kick(INT_MAX);
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
+    if (co.adopted) /* core 0 goes on on a worker; handoff_main pushes it */
+        ebsp_coro_switch(&co.coros[0].sp, co.handoff_sp);
 }
 
 /* The workers leave at once when no core is live. */
@@ -916,6 +1008,24 @@ void coro_cancel(void)
     atomic_store(&co.live, 0);
     wake_all_workers();
     coro_join();
+}
+
+void coro_unadopt(void)
+{
+    struct coro *c = current_coro();
+    if (!co.adopted || c != &co.coros[0])
+        return;
+    back_to_worker(c, CO_JOIN);
+    /* back on the adopting thread: every other core finished */
+}
+
+void coro_leave(void)
+{
+    struct coro *c = current_coro();
+    if (!co.adopted || c != &co.coros[0])
+        return;
+    back_to_worker(c, CO_DONE);
+    __builtin_unreachable();
 }
 
 void coro_join(void)
@@ -932,11 +1042,64 @@ void coro_join(void)
     for (int i = co.base_workers; i < atomic_load(&co.nworkers); i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
+    /* Called elsewhere than on the adopting thread (a stopped run, which the
+     * library then ends: bsplib_api.c), that thread may still wait on the
+     * region: it stays. */
+    if (co.adopted && !pthread_equal(pthread_self(), co.adopter))
+        return;
     if (co.region)
         munmap(co.region, co.region_size);
     free(co.coros);
     free(co.workers);
     memset(&co, 0, sizeof co);
+}
+
+/*
+ * Go learns the bounds of a C thread's stack from pthread_getattr_np at the
+ * thread's first callback (runtime/cgo, x_cgo_getstackbound) and keeps
+ * them; a later callback whose stack pointer lies outside asks again and
+ * the bounds it learns then are dropped when it returns. The workers'
+ * reported stacks contain the region (start_worker), but an adopted core 0
+ * runs on its own thread's stack. While a run has one, this reports for
+ * each of its workers one range that holds the region and that stack, so
+ * that core 0's Go calls cost no look-up on any worker. The library's own
+ * reference binds to this definition; the version script keeps it out of
+ * the dynamic symbol table, so the program's calls go to glibc.
+ */
+static int real_getattr_np(pthread_t thread, pthread_attr_t *attr)
+{
+    static int (*real)(pthread_t, pthread_attr_t *);
+    if (!real) {
+        void *sym = dlsym(RTLD_NEXT, "pthread_getattr_np");
+        memcpy(&real, &sym, sizeof sym);
+        if (!real)
+            return ENOSYS;
+    }
+    return real(thread, attr);
+}
+
+int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr)
+{
+    int r = real_getattr_np(thread, attr);
+    if (r != 0 || !co.adopted || !this_worker || !pthread_equal(thread, pthread_self()))
+        return r;
+    void *addr;
+    size_t size;
+    if (pthread_attr_getstack(attr, &addr, &size) != 0)
+        return r;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + size;
+    uintptr_t add[2][2] = {{(uintptr_t)co.region, (uintptr_t)co.region + co.region_size},
+                           {co.adopter_stack[0], co.adopter_stack[1]}};
+    for (int i = 0; i < 2; i++) {
+        if (add[i][0] == add[i][1])
+            continue;
+        if (add[i][0] < lo)
+            lo = add[i][0];
+        if (add[i][1] > hi)
+            hi = add[i][1];
+    }
+    pthread_attr_setstack(attr, (void *)lo, hi - lo);
+    return r;
 }
 
 #else /* !CORO_SUPPORTED: cores are threads (sched_run.c) */
@@ -1011,6 +1174,14 @@ void coro_cancel(void)
 }
 
 void coro_join(void)
+{
+}
+
+void coro_unadopt(void)
+{
+}
+
+void coro_leave(void)
 {
 }
 

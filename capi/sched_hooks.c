@@ -73,6 +73,13 @@ void hooks_interrupt(struct ebsp_core *core)
             table[i]->interrupt(core);
 }
 
+void hooks_allow_interrupt(void)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->allow_interrupt)
+            table[i]->allow_interrupt();
+}
+
 void hooks_host_call(void (*fn)(void), const char *what)
 {
     for (int i = 0; i < count; i++)

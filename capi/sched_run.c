@@ -502,19 +502,18 @@ void sched_cores_free(struct ebsp_core *cores)
 }
 
 /* Coroutines (sched_coro.c) where this build has them and EBSP_SCHED
- * asks for them (the default), for runs of kernel files whose cores all
- * start here. Threads otherwise:
- * - a registered kernel (a C, Go or Python function) may have frames of
- *   another language runtime under its bsp_sync, and a coroutine must not
- *   switch with a Go frame on its stack (nor Python's, whose thread state
- *   would be shared by every core the worker runs);
- * - the BSPlib face adopts its caller as pid 0 (first > 0) and keeps
- *   per-thread state (bsplib_api.c's bl_self). */
+ * asks for them (the default), for runs whose started cores all run C code
+ * compiled from a kernel file or a BSPlib program; an adopted core 0 (the
+ * BSPlib face's pid 0) becomes a coroutine too, on its thread's stack.
+ * Threads otherwise: a registered kernel (a C, Go or Python function) may
+ * have frames of another language runtime under its bsp_sync, and a
+ * coroutine must not switch with a Go frame on its stack (nor Python's,
+ * whose thread state would be shared by every core the worker runs). */
 static int use_coro(const struct ebsp_core *cores, int n, int first)
 {
-    if (!ebsp_sched_coro || first != 0 || !coro_supported())
+    if (!ebsp_sched_coro || first > 1 || !coro_supported())
         return 0;
-    for (int i = 0; i < n; i++)
+    for (int i = first; i < n; i++)
         if (!cores[i].can_unwind)
             return 0;
     return 1;
@@ -584,6 +583,19 @@ void sched_adopt(struct ebsp_core *core)
 void sched_release(void)
 {
     core_finished(ebsp_self);
+    if (run.coro)
+        coro_unadopt(); /* back on its own thread once every core left */
+}
+
+void sched_leave_forever(void)
+{
+    core_finished(ebsp_self);
+    if (run.coro) {
+        hooks_allow_interrupt(); /* from the watchdog's signal: the worker's next cores may need it */
+        coro_leave();
+    }
+    for (;;)
+        pause();
 }
 
 void sched_start(struct ebsp_core *cores, int n, int first)

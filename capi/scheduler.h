@@ -81,17 +81,22 @@ struct ebsp_core *sched_cores_alloc(int n);
 void sched_cores_free(struct ebsp_core *cores);
 /* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
 int sched_run(struct ebsp_core *cores, int n);
-/* sched_run in parts, for runs whose first cores are run by threads that
- * exist already (the BSPlib face: the thread calling bsp_begin is pid 0).
- * sched_adopt makes the calling thread run core (one of cores[0..first)),
- * before sched_start; sched_start starts threads for cores first..n-1;
- * sched_release: the adopted core has left the run (its thread keeps
- * ebsp_self until the caller clears it); sched_host_loop watches
+/* sched_run in parts, for runs whose first core is run by a thread that
+ * exists already (the BSPlib face: the thread calling bsp_begin is pid 0).
+ * sched_adopt makes the calling thread run core 0, before sched_start;
+ * sched_start starts cores first..n-1 (first 1), as threads, or as
+ * coroutines with core 0 handed to the workers too (it comes back to its
+ * thread in sched_release); sched_release: the adopted core has left the
+ * run, and returns once every core did under coroutines (its thread
+ * keeps ebsp_self until the caller clears it); sched_host_loop watches
  * the run (watchdog, host sync) until every core has left; sched_join
  * waits for the started threads and returns what sched_run returns. */
 void sched_adopt(struct ebsp_core *core);
 void sched_start(struct ebsp_core *cores, int n, int first);
 void sched_release(void);
+/* The adopted core leaves a stopped run: counts as finished and sleeps
+ * for good (the run's owner ends the process). */
+__attribute__((noreturn)) void sched_leave_forever(void);
 void sched_host_loop(void);
 int sched_join(void);
 /* Blocks until every core arrived with the same kind; returns 0, or -1 if the
@@ -174,6 +179,10 @@ struct sched_hooks {
     /* Asks a core that computes without calling the library to leave its
      * kernel (the run was stopped). */
     void (*interrupt)(struct ebsp_core *core);
+    /* The calling thread leaves the interrupt's signal handler without
+     * returning (sched_leave_forever): let the signal in again, so that the
+     * cores it runs next can still be interrupted. */
+    void (*allow_interrupt)(void);
     /* Runs fn, a function of the host program, on the host thread (the
      * sync callback); what names it in reports. The first registered one
      * runs it; without any, it is called plainly. */
@@ -195,6 +204,7 @@ void hooks_settle(struct ebsp_core *core);
 void hooks_thread_begin(void);
 void hooks_thread_end(void);
 void hooks_interrupt(struct ebsp_core *core);
+void hooks_allow_interrupt(void);
 void hooks_host_call(void (*fn)(void), const char *what);
 void hooks_report_stall(int kind);
 

@@ -76,31 +76,36 @@ func TestBSPlibPrograms(t *testing.T) {
 				t.Parallel()
 			}
 			bin := buildBSPlib(t, root, dir, readFields(dir, "cflags"), true)
-			stdout, stderr, code := runProgram(t, bin, readFields(dir, "args"), readEnv(t, dir))
-			wantCode := 0
-			if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
-				wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-			}
-			if code != wantCode {
-				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr)
-			}
-			want, _ := os.ReadFile(exp)
-			got, w := stdout, string(want)
-			switch {
-			case exists(dir, "sorted"):
-				got, w = sortedLines(got), sortedLines(w)
-			case !exists(dir, "ordered"):
-				got, w = Canonical(got), Canonical(w)
-			}
-			if got != w {
-				t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, w, stderr)
-			}
-			if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
-				if g, w := strings.TrimSpace(stderr), strings.TrimSpace(string(want)); g != w {
-					t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
-				}
-			} else if stderr != "" {
-				t.Errorf("unexpected stderr:\n%s", stderr)
+			for _, sched := range schedulers() {
+				env := append([]string{"EBSP_SCHED=" + sched}, readEnv(t, dir)...)
+				t.Run(sched, func(t *testing.T) {
+					stdout, stderr, code := runProgram(t, bin, readFields(dir, "args"), env)
+					wantCode := 0
+					if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
+						wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+					}
+					if code != wantCode {
+						t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr)
+					}
+					want, _ := os.ReadFile(exp)
+					got, w := stdout, string(want)
+					switch {
+					case exists(dir, "sorted"):
+						got, w = sortedLines(got), sortedLines(w)
+					case !exists(dir, "ordered"):
+						got, w = Canonical(got), Canonical(w)
+					}
+					if got != w {
+						t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", got, w, stderr)
+					}
+					if want, err := os.ReadFile(filepath.Join(dir, "expected_stderr")); err == nil {
+						if g, w := strings.TrimSpace(stderr), strings.TrimSpace(string(want)); g != w {
+							t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+						}
+					} else if stderr != "" {
+						t.Errorf("unexpected stderr:\n%s", stderr)
+					}
+				})
 			}
 		})
 	}
@@ -265,15 +270,20 @@ func TestBSPlibMisuse(t *testing.T) {
 				t.Skip("signals belong to the sanitizer")
 			}
 			t.Parallel()
-			stdout, stderr, code := runProgram(t, bin, []string{c.name}, c.env)
-			if code != c.exit {
-				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
-			}
-			if g, w := Canonical(stdout), Canonical(c.stdout); strings.TrimSpace(g) != strings.TrimSpace(w) {
-				t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", g, w, stderr)
-			}
-			if g, w := strings.TrimSpace(stderr), strings.TrimSpace(c.stderr); g != w {
-				t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+			for _, sched := range schedulers() {
+				t.Run(sched, func(t *testing.T) {
+					env := append([]string{"EBSP_SCHED=" + sched}, c.env...)
+					stdout, stderr, code := runProgram(t, bin, []string{c.name}, env)
+					if code != c.exit {
+						t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
+					}
+					if g, w := Canonical(stdout), Canonical(c.stdout); strings.TrimSpace(g) != strings.TrimSpace(w) {
+						t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", g, w, stderr)
+					}
+					if g, w := strings.TrimSpace(stderr), strings.TrimSpace(c.stderr); g != w {
+						t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s", g, w)
+					}
+				})
 			}
 		})
 	}
