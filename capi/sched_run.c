@@ -377,8 +377,15 @@ static int make_groups(int ngroups, int (*group_of)(int pid))
     return 0;
 }
 
+/* A run that is stopped already (a misuse, an abort) did not stall: the
+ * core that stopped it counts as finished once it left, and a core that
+ * arrives then completes a round that looks like a deadlock. That core
+ * stopped the run before it counted itself, so whoever completes the round
+ * sees the stop here. */
 static void stall(int kind)
 {
+    if (atomic_load(&run.stopped))
+        return;
     if (!atomic_exchange(&run.stall_reported, 1))
         hooks_report_stall(kind);
     sched_stop();
