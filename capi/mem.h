@@ -48,10 +48,6 @@ struct stream_result {
  * run is stopped. */
 void mem_dma_wait(int pid, void *slot, unsigned int ticket);
 
-/* A core completes every transfer it pushed before it enters any
- * synchronisation or leaves its kernel: mem_api.c registers that as the
- * scheduler's settle hook. */
-
 /* ---- Go exports (capi/mem.go) ---- */
 extern void *goMalloc(int pid, unsigned int nbytes);
 extern void *goExtMalloc(int pid, unsigned int nbytes);

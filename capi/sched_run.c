@@ -455,7 +455,7 @@ static void core_finished(struct ebsp_core *self)
     count_arrival(self);
     unsigned kinds;
     atomic_fetch_add(&run.finished, 1);
-    if (count_in(self, -1, &kinds) && !atomic_load(&run.stopped)) {
+    if (count_in(self, -1, &kinds)) {
         if (atomic_load(&run.finished) < run.n)
             stall(WHERE_FINISHED); /* the others wait at a barrier that the finished cores never reach */
         else if (atomic_load(&run.ended) == 0)

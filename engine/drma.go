@@ -327,13 +327,5 @@ func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error)
 		}
 		return registration{}, nil
 	}
-	reg, ok, later := c.remoteReg(pid, slot)
-	if later {
-		return registration{}, NotYet
-	}
-	if !ok {
-		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has %p: "+
-			"it had not registered it by its next synchronisation, or popped it", pid, slot, addr)
-	}
-	return reg, nil
+	return c.remoteTarget(call, pid, addr, slot, 0, 0) // 0 bytes: only the slot is checked
 }

@@ -1,4 +1,4 @@
-// Package runtime is the BSP engine of libebsp: the host's view of the
+// Package engine is the BSP engine of libebsp: the host's view of the
 // machine (init, begin, runs, end), each core's superstep state, and the
 // rules of a superstep. It is pure Go and knows nothing of cgo: the C ABI
 // (capi/) drives it and blocks cores between the steps it asks for.

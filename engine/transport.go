@@ -177,7 +177,7 @@ var handlers [maxKinds]handler
 // registerKind gives kind to a layer's handler; a kind has one owner.
 func registerKind(kind Kind, h handler) {
 	if kind == 0 || kind >= maxKinds || handlers[kind] != nil {
-		panic("runtime: record kind registered twice or out of range")
+		panic("engine: record kind registered twice or out of range")
 	}
 	handlers[kind] = h
 }

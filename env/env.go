@@ -1,7 +1,8 @@
 // Package env is the one place where libebsp reads its EBSP_* environment
-// variables. The engine packages (emesh, runtime) take configuration
-// values, never the environment; the C shim gets its two (stack size,
-// watchdog) from capi, which reads them here. README.md's table of
+// variables. The engine packages (emesh, engine) take configuration
+// values, never the environment; the C shim gets its settings (stack
+// size, watchdog, scheduler, workers, resting) from capi, which reads them
+// here. README.md's table of
 // variables is the user's list; a test holds it to Vars.
 //
 // Every function takes the getenv to read with: the library passes the C
@@ -27,7 +28,7 @@ import (
 type Getenv func(name string) string
 
 // The variables' names. Those that an engine message names are defined
-// beside the message (emesh, runtime) and only read here.
+// beside the message (emesh, engine) and only read here.
 const (
 	Mesh       = emesh.MeshEnv        // the mesh, ROWSxCOLS
 	KernelPath = engine.KernelPathEnv // extra kernel directories
