@@ -2,6 +2,8 @@
  * Futex calls on a 32-bit word shared by the threads of this process, for
  * every file that sleeps on one (the scheduler's waits and barrier, the
  * coroutine workers). Private futexes: the words never leave the process.
+ * Also what a waiter needs that spins before it sleeps: the pause of a
+ * spin, and the CPU count that says whether spinning can pay.
  */
 #ifndef EBSP_FUTEX_H
 #define EBSP_FUTEX_H
@@ -13,6 +15,28 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* One step of a spin-wait loop. */
+static inline void cpu_relax(void)
+{
+#if defined(__i386__) || defined(__x86_64__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* The CPUs online, at least 1; read once per file that asks. */
+static inline long cpu_count(void)
+{
+    static _Atomic long cpus;
+    long n = atomic_load(&cpus);
+    if (n == 0) {
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        if (n < 1)
+            n = 1;
+        atomic_store(&cpus, n);
+    }
+    return n;
+}
 
 /* Sleeps while *word == expected, until woken (or a spurious return). */
 static inline void futex_wait(_Atomic unsigned *word, unsigned expected)

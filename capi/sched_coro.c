@@ -215,11 +215,6 @@ static struct {
 
 static __thread struct worker *this_worker;
 
-static inline void cpu_relax(void)
-{
-    __builtin_ia32_pause();
-}
-
 static void lock(struct queue *q)
 {
     for (int i = 0; atomic_flag_test_and_set_explicit(&q->lock, memory_order_acquire); i++)
@@ -858,12 +853,6 @@ static void *monitor_main(void *arg)
             kick(INT_MAX);
     }
     return NULL;
-}
-
-static long cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n;
 }
 
 /* EBSP_WORKERS (ebsp_workers), default the CPU count, never more than

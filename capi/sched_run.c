@@ -235,22 +235,7 @@ void sched_reg_wait(unsigned seen)
 /* Whether the cores of this run outnumber the CPUs. */
 static int oversubscribed(void)
 {
-    static _Atomic long cpus;
-    long n = atomic_load(&cpus);
-    if (n == 0) {
-        n = sysconf(_SC_NPROCESSORS_ONLN);
-        if (n < 1)
-            n = 1;
-        atomic_store(&cpus, n);
-    }
-    return ebsp_active_nprocs > n;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__i386__) || defined(__x86_64__)
-    __builtin_ia32_pause();
-#endif
+    return ebsp_active_nprocs > cpu_count();
 }
 
 /* sched_wait without a word: lets ns pass. A coroutine core lets the
@@ -632,8 +617,7 @@ void sched_start(struct ebsp_core *cores, int n, int first)
             coro_cancel();
     }
     run.coro = 0; /* could not start them (no memory): threads */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    run.spin_yields = n <= SPIN_THREADS_PER_CPU * (cpus < 1 ? 1 : cpus) ? SPIN_YIELDS : 0;
+    run.spin_yields = n <= SPIN_THREADS_PER_CPU * cpu_count() ? SPIN_YIELDS : 0;
     make_groups(1, NULL);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
