@@ -671,12 +671,6 @@ static int bl_null(struct ebsp_core *self, const char *call, const void *p, cons
     return 1;
 }
 
-static struct ebsp_msg *bl_first_message(struct ebsp_core *self)
-{
-    struct ebsp_msgq *q = &self->queue;
-    return q->head < q->n ? &q->msgs[q->head] : NULL;
-}
-
 static int bl_qsize_args(struct ebsp_core *self, const void *packets, const void *accumulated_size)
 {
     return bl_null(self, "bsp_qsize", packets, "the pointer for the number of messages") ||
@@ -689,7 +683,7 @@ static int bl_get_tag_args(struct ebsp_core *self, const void *status, const voi
 {
     if (bl_null(self, "bsp_get_tag", status, "the status pointer"))
         return 1;
-    struct ebsp_msg *m = tag || !bl_checks ? NULL : bl_first_message(self);
+    struct ebsp_msg *m = tag || !bl_checks ? NULL : next_message(self);
     if (!m || m->tag_len == 0)
         return 0;
     bl_misuse(self, "bsp_get_tag", "the tag buffer is NULL but the message's tag size is %lld", (long long)m->tag_len);
@@ -704,7 +698,7 @@ static int bl_move_args(struct ebsp_core *self, const void *payload, long long m
         bl_misuse(self, "bsp_move", "negative size %lld", max_copy_size);
     else if (!payload && max_copy_size > 0)
         bl_misuse(self, "bsp_move", "the payload buffer is NULL but the size is %lld", max_copy_size);
-    else if (!bl_first_message(self))
+    else if (!next_message(self))
         bl_misuse(self, "bsp_move", "the message queue is empty (bsp_qsize or bsp_get_tag tells)");
     else
         return 0;

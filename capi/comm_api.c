@@ -259,13 +259,6 @@ void bsp_qsize(int *packets, int *accum_bytes)
     sched_leave_if_stopped();
 }
 
-/* The next message of the core's queue, or NULL. */
-static struct ebsp_msg *next_message(struct ebsp_core *self)
-{
-    struct ebsp_msgq *q = &self->queue;
-    return q->head < q->n ? &q->msgs[q->head] : NULL;
-}
-
 /* Takes the next message (m) off the core's queue. */
 static void pop_message(struct ebsp_core *self, const struct ebsp_msg *m)
 {

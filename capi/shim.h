@@ -110,6 +110,13 @@ struct ebsp_core {
  * clock of the cost model, in MHz (capi/twins.go checks they agree). */
 enum { EPIPHANY_CLOCK_MHZ = 600 };
 
+/* The next message of the core's queue, or NULL (both faces read it). */
+static inline struct ebsp_msg *next_message(struct ebsp_core *self)
+{
+    struct ebsp_msgq *q = &self->queue;
+    return q->head < q->n ? &q->msgs[q->head] : NULL;
+}
+
 /* ---- waiting for another core's registration ---- */
 
 /* The engine's answer to a request (comm.h): ENGINE_NOT_YET when it needs

@@ -79,13 +79,19 @@ const MaxCommLimitMiB = math.MaxInt >> 20
 // superstep, 1..MaxCommLimitMiB; 0 (unset, or an error, returned to be
 // reported) for the engine's default.
 func CommLimitOf(get Getenv) (int, error) {
-	v := strings.TrimSpace(get(CommLimit))
+	return countOf(get, CommLimit, MaxCommLimitMiB, "MiB", "the default")
+}
+
+// countOf reads the count in variable name: 1..max of unit, 0 when unset;
+// otherwise 0 and an error saying what is used instead (fallback).
+func countOf(get Getenv, name string, max int, unit, fallback string) (int, error) {
+	v := strings.TrimSpace(get(name))
 	if v == "" {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > MaxCommLimitMiB {
-		return 0, fmt.Errorf("%s=%q: want a number of MiB from 1 to %d; using the default", CommLimit, v, MaxCommLimitMiB)
+	if err != nil || n < 1 || n > max {
+		return 0, fmt.Errorf("%s=%q: want a number of %s from 1 to %d; using %s", name, v, unit, max, fallback)
 	}
 	return n, nil
 }
@@ -128,15 +134,7 @@ const MaxWorkers = emesh.MaxSide * emesh.MaxSide
 // 1..MaxWorkers; 0 (unset, or an error, returned to be reported) for one
 // per CPU.
 func WorkersOf(get Getenv) (int, error) {
-	v := strings.TrimSpace(get(Workers))
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > MaxWorkers {
-		return 0, fmt.Errorf("%s=%q: want a number of threads from 1 to %d; using one per CPU", Workers, v, MaxWorkers)
-	}
-	return n, nil
+	return countOf(get, Workers, MaxWorkers, "threads", "one per CPU")
 }
 
 // How the coroutine scheduler may rest workers (EBSP_REST).
