@@ -6,7 +6,7 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi engine emesh env -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
+GOSRC   := $(shell find capi engine emesh env world -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
 # The library exports the functions of include/*.h and nothing else (the Go
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and

@@ -60,6 +60,12 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		return nil
 	}
 	m.SetMemoryConfig(memCfg)
+	n, err := beginMPISection(m, int(nprocs))
+	if err != nil {
+		complain(err.Error())
+		return nil
+	}
+	nprocs = C.longlong(n)
 	if err := m.BeginStandard(int(nprocs)); err != nil {
 		complain(err.Error())
 		return nil
@@ -97,6 +103,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 func goBsplibFinish(release C.int) {
 	abort := finishRun()
 	machine.EndStandard()
+	endMPISection()
 	if abort != nil {
 		cs := C.CString(abort.Report())
 		C.out_stderr(cs)
@@ -144,6 +151,9 @@ func goBsplibAvailable() C.int {
 	m := hostMachine("bsp_nprocs")
 	if m == nil {
 		return 0
+	}
+	if mpiAlone {
+		return C.int(mpiProc.PerRank) // the other ranks ended with the first section
 	}
 	return C.int(m.Mesh().Cores())
 }

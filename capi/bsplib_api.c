@@ -197,6 +197,7 @@ __attribute__((noreturn)) static void bl_exit_stopped(void)
     sched_join();
     goBsplibFinish(0);
     out_flush();
+    goWorldEnd(EXIT_FAILURE); /* under mpirun: ends every rank */
     exit(EXIT_FAILURE);
 }
 
@@ -268,7 +269,9 @@ static void bl_start_section(long long P, const void *caller)
         atomic_store(&bl.exiting, 1);
         exit(EXIT_FAILURE); /* the engine said why */
     }
-    int n = (int)P;
+    int n = ebsp_active_nprocs; /* under mpirun, rank 0's count */
+    int first, count; /* the pids this process runs: all but under mpirun */
+    goWorldLocal(n, &first, &count);
     char ***argvs = NULL;
     if (main_entry) {
         argvs = copy_argv(n);
@@ -284,17 +287,18 @@ static void bl_start_section(long long P, const void *caller)
     bl.nprocs = n;
     const void *spmd_code = bl.spmd ? (const void *)bl.spmd : (const void *)main_entry;
     const void *spmd_base = object_base(spmd_code);
-    for (int i = 1; i < n; i++) {
+    for (int i = first + 1; i < first + count; i++) {
         cores[i].entry = bl_core_entry;
         cores[i].can_unwind = 1;
         cores[i].kernel_base = spmd_base; /* the watchdog unwinds a core looping in there */
     }
-    cores[0].leave = bl_owner_leave;
-    cores[0].kernel_base = object_base(caller);
+    struct ebsp_core *owner = &cores[first]; /* pid 0, or this rank's first */
+    owner->leave = bl_owner_leave;
+    owner->kernel_base = object_base(caller);
     atomic_store(&bl.running, 1);
-    sched_adopt(&cores[0]);
-    bl_start_core(&cores[0]);
-    sched_start(cores, n, 1);
+    sched_adopt(owner);
+    bl_start_core(owner);
+    sched_start(owner, count, 1);
     if (pthread_create(&bl.monitor, NULL, bl_monitor, NULL) != 0)
         bl_fatal("bsp_begin: could not start a thread; lower the core count or EBSP_STACK_KB");
 }
@@ -354,6 +358,12 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
     if (!spmd)
         bl_fatal("bsp_init: the SPMD function is NULL");
     bl.spmd = spmd;
+    if (goWorldRank() != 0) {
+        /* under mpirun only rank 0 goes on in main (it may read input):
+         * the others run the SPMD function now, and end */
+        spmd();
+        goWorldEnd(0);
+    }
 }
 
 /* pid 0 at the end of its bsp_end: waits for the others, ends the run. */
@@ -373,6 +383,8 @@ static void bl_finish_section(void)
     bl.cores = NULL;
     goBsplibFinish(1);
     atomic_store(&bl.running, 0);
+    if (goWorldRank() != 0)
+        goWorldEnd(0); /* after bsp_end only pid 0 goes on */
 }
 
 void bsplib_end(void)

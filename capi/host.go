@@ -45,6 +45,10 @@ func theMachine() (*engine.Machine, error) {
 			machineErr = fmt.Errorf("%s: %v", emesh.MeshEnv, err)
 			return
 		}
+		if mesh, err = joinMPI(mesh); err != nil {
+			machineErr = err
+			return
+		}
 		machine = engine.NewMachine(mesh)
 		machine.SetProbes(engine.Probes{
 			Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },

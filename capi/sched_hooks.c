@@ -96,3 +96,11 @@ void hooks_report_stall(int kind)
         if (table[i]->report_stall)
             table[i]->report_stall(kind);
 }
+
+int hooks_round(int kind)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->round && table[i]->round(kind) != 0)
+            return -1;
+    return 0;
+}

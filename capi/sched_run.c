@@ -173,11 +173,21 @@ void sched_leave_if_stopped(void)
         longjmp(self->exit_jmp, 1);
 }
 
+/* The index in the run of core pid: the run's cores are consecutive pids,
+ * which start above 0 in a process that runs a later part of a section
+ * (an MPI rank). -1 for a core of another process, or no run. */
+static int local_index(int pid)
+{
+    if (!run.cores)
+        return -1;
+    int i = pid - run.cores[0].pid;
+    return i >= 0 && i < run.n ? i : -1;
+}
+
 int sched_where(int pid)
 {
-    if (pid < 0 || pid >= run.n || !run.cores)
-        return WHERE_IDLE;
-    return run.cores[pid].where;
+    int i = local_index(pid);
+    return i < 0 ? WHERE_IDLE : run.cores[i].where;
 }
 
 /* Only the core itself counts its arrivals; a core that reads another's
@@ -190,9 +200,8 @@ static void count_arrival(struct ebsp_core *self)
 
 int sched_arrivals(int pid)
 {
-    if (pid < 0 || pid >= run.n || !run.cores)
-        return 0;
-    return (int)atomic_load_explicit((_Atomic uint32_t *)&run.cores[pid].arrivals, memory_order_acquire);
+    int i = local_index(pid);
+    return i < 0 ? 0 : (int)atomic_load_explicit((_Atomic uint32_t *)&run.cores[i].arrivals, memory_order_acquire);
 }
 
 /* Wakes the cores waiting for a registration. */
@@ -305,8 +314,8 @@ void sched_wake(_Atomic unsigned *word, int pid)
     if (run.coro) {
         if (pid < 0)
             coro_poke_all();
-        else
-            coro_poke(pid);
+        else if (local_index(pid) >= 0)
+            coro_poke(local_index(pid));
     } else {
         futex_wake(word, INT_MAX);
     }
@@ -398,6 +407,11 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
         /* all cores in a barrier must have entered it through the same call */
         if (kinds & (kinds - 1)) {
             stall(STALL_DIVERGED);
+            return -1;
+        }
+        /* a world of several processes completes the round with them */
+        if (hooks_round(kind) != 0) {
+            sched_stop();
             return -1;
         }
         if (release_now)

@@ -189,6 +189,11 @@ struct sched_hooks {
     void (*host_call)(void (*fn)(void), const char *what);
     /* The run stalled (STALL_* above): report it. */
     void (*report_stall)(int kind);
+    /* Every core of the run arrived at a barrier of kind (enum
+     * ebsp_where); the last to arrive calls this before it releases the
+     * others. A world of several processes (MPI) completes the round with
+     * the other processes here. Returns 0, or -1 to stop the run. */
+    int (*round)(int kind);
 };
 /* Registers hooks (kept by pointer: static storage). At most a few
  * features; returns 0, or -1 when the table is full. */
@@ -207,5 +212,6 @@ void hooks_interrupt(struct ebsp_core *core);
 void hooks_allow_interrupt(void);
 void hooks_host_call(void (*fn)(void), const char *what);
 void hooks_report_stall(int kind);
+int hooks_round(int kind);
 
 #endif

@@ -292,4 +292,16 @@ extern void goSpmdDone(int ok);
 extern void goBadUserMemory(int pid, char *call, char *what, uintptr_t p, size_t n, size_t good, int write);
 extern void goEndCallback(int running);
 
+/* ---- the MPI world (world.c, world.go) ---- */
+
+/* The ranks of the Open MPI job, 0 when not started by mpirun with 2 or more. */
+extern int ebsp_world_ranks;
+extern int goWorldRound(void);
+extern void goWorldLocal(int nprocs, int *first, int *count);
+extern int goWorldRank(void);
+/* Ends this rank: a rank other than 0 after its section (0), or the whole
+ * job after a stopped section (non-zero). Returns only outside mpirun. */
+extern void goWorldEnd(int code);
+extern void goWorldFinalize(void);
+
 #endif

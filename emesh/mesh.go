@@ -73,3 +73,19 @@ func abs(v int) int {
 	}
 	return v
 }
+
+// SquarestMesh is the mesh of n cores closest to a square whose sides are
+// at most MaxSide, for a core count given as a number (bsprun -n P, the
+// cores of an MPI job).
+func SquarestMesh(n int) (Mesh, error) {
+	rows := 0
+	for r := 1; r*r <= n; r++ {
+		if n%r == 0 && n/r <= MaxSide {
+			rows = r
+		}
+	}
+	if rows == 0 {
+		return Mesh{}, fmt.Errorf("%d cores do not form a mesh with sides of at most %d", n, MaxSide)
+	}
+	return Mesh{Rows: rows, Cols: n / rows}, nil
+}

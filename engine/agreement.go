@@ -19,16 +19,29 @@ import (
 
 // kindRegSummary is a summary record (laneRequests, to core 0): a is the
 // number of pushes, b the new tag size (or all ones: none), the payload
-// the pop targets in call order (int32 each).
+// (int32 each) the number of pops, the pop targets in call order and,
+// when the core popped NULL, the targets that are NULL on it (for
+// nullEverywhere, when core 0 cannot read the core's table: another
+// process).
 const kindRegSummary = kindMessage + 1
 
-func init() { registerKind(kindRegSummary, (*Core).receiveRegSummary) }
+// kindPopPlan carries core 0's resolution of a sync's pops to the other
+// cores (laneReplies, phase A to phase B): the payload the targets in
+// order (int32 each). A record, not shared memory, so that it reaches
+// cores in other processes.
+const kindPopPlan = kindRegSummary + 1
+
+func init() {
+	registerKind(kindRegSummary, (*Core).receiveRegSummary)
+	registerKind(kindPopPlan, (*Core).receivePopPlan)
+}
 
 // regSummary is what one core did to registrations and tag size.
 type regSummary struct {
 	pushes int
 	pops   []int
 	newTag int
+	nulls  []int // targets NULL on the core, when it popped NULL
 }
 
 // agreeState is core 0's view of the other cores' summaries in a sync.
@@ -48,14 +61,30 @@ func (c *Core) sendRegSummary() {
 	if c.pid == 0 || c.m.comm.atOnce || (len(cs.pushes) == 0 && len(cs.pops) == 0 && cs.newTag < 0) {
 		return
 	}
-	data, err := c.outBlock(laneRequests, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(cs.pops))
+	var nulls []int
+	if slices.Contains(cs.pops, popNull) {
+		nulls = c.nullTargets()
+	}
+	words := append(append([]int{len(cs.pops)}, cs.pops...), nulls...)
+	data, err := c.outBlock(laneRequests, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(words))
 	if err != nil {
 		cs.err = c.errorf("bsp_sync", "%v", err)
 		return
 	}
-	for i, target := range cs.pops {
-		binary.LittleEndian.PutUint32(data[4*i:], uint32(int32(target)))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(data[4*i:], uint32(int32(w)))
 	}
+}
+
+// nullTargets are this core's registrations and pushes of NULL.
+func (c *Core) nullTargets() []int {
+	var t []int
+	for j, r := range c.comm.pushes {
+		if r.addr == nil {
+			t = append(t, pushTarget(j))
+		}
+	}
+	return append(t, c.comm.byAddr[nil]...)
 }
 
 // receiveRegSummary keeps a summary until the lane is delivered (core 0).
@@ -65,11 +94,17 @@ func (c *Core) receiveRegSummary(src int, r record) {
 		a.seen = make([]regSummary, len(c.m.cores))
 		a.got = make([]bool, len(c.m.cores))
 	}
-	pops := a.seen[src].pops[:0]
+	var words []int
 	for i := 0; i+4 <= len(r.data); i += 4 {
-		pops = append(pops, int(int32(binary.LittleEndian.Uint32(r.data[i:]))))
+		words = append(words, int(int32(binary.LittleEndian.Uint32(r.data[i:]))))
 	}
-	a.seen[src] = regSummary{pushes: int(r.a), pops: pops, newTag: int(int32(r.b))}
+	npops := 0
+	if len(words) > 0 && words[0] >= 0 && 1+words[0] <= len(words) {
+		npops = words[0]
+	} else {
+		words = []int{0}
+	}
+	a.seen[src] = regSummary{pushes: int(r.a), pops: words[1 : 1+npops], newTag: int(int32(r.b)), nulls: words[1+npops:]}
 	a.got[src] = true
 }
 
@@ -143,7 +178,7 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 			}
 		}
 		if by < 0 {
-			if target = c.nullEverywhere(plan); target == popNull {
+			if target = c.nullEverywhere(plan, sums); target == popNull {
 				return c.errorf("bsp_pop_reg", "every core popped NULL as pop %d of this superstep, and no registration is NULL on every core", k+1)
 			}
 		} else if j := slices.Index(plan, target); j >= 0 {
@@ -154,6 +189,7 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 		deciders[k] = by
 	}
 	c.m.comm.popPlan = plan
+	c.sendPopPlan(plan)
 	if c.m.comm.lenientPops {
 		return nil
 	}
@@ -161,6 +197,9 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 	mine := make([]int, len(plan))
 	for pid := range sums {
 		o := c.m.cores[pid]
+		if !c.local(pid) {
+			continue // its table is in another process: only its own core can tell
+		}
 		for k, t := range sums[pid].pops {
 			if t == popNull {
 				if addr := o.targetAddr(plan[k]); addr != nil {
@@ -180,15 +219,16 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 }
 
 // nullEverywhere is the newest registration that is NULL on every core and
-// not in taken, or popNull. Core 0 reads the other cores' tables: no core
-// changes its own during phase A.
-func (c *Core) nullEverywhere(taken []int) int {
+// not in taken, or popNull. Core 0 reads the tables of the cores in its
+// process (no core changes its own during phase A), and the summaries of
+// the others.
+func (c *Core) nullEverywhere(taken []int, sums []regSummary) int {
 	ok := func(t int) bool {
 		if slices.Contains(taken, t) {
 			return false
 		}
 		for _, o := range c.m.cores {
-			if o.targetAddr(t) != nil {
+			if c.local(o.pid) && o.targetAddr(t) != nil || !c.local(o.pid) && !slices.Contains(sums[o.pid].nulls, t) {
 				return false
 			}
 		}
@@ -240,4 +280,30 @@ func describeTag(newTag int) string {
 		return "did not set a tag size"
 	}
 	return fmt.Sprintf("set tag size %d", newTag)
+}
+
+// sendPopPlan sends every other core the plan of this sync's pops.
+func (c *Core) sendPopPlan(plan []int) {
+	if len(plan) == 0 {
+		return
+	}
+	for pid := 1; pid < len(c.m.cores); pid++ {
+		data, err := c.outBlock(laneReplies, pid).add(kindPopPlan, 0, 0, 4*len(plan))
+		if err != nil {
+			c.comm.err = c.errorf("bsp_sync", "%v", err)
+			return
+		}
+		for i, target := range plan {
+			binary.LittleEndian.PutUint32(data[4*i:], uint32(int32(target)))
+		}
+	}
+}
+
+// receivePopPlan keeps core 0's plan for installRegistrations (phase B).
+func (c *Core) receivePopPlan(_ int, r record) {
+	plan := c.comm.popsIn[:0]
+	for i := 0; i+4 <= len(r.data); i += 4 {
+		plan = append(plan, int(int32(binary.LittleEndian.Uint32(r.data[i:]))))
+	}
+	c.comm.popsIn = plan
 }

@@ -115,6 +115,9 @@ func (c *Core) parseTarget(call string, pid int, addr unsafe.Pointer, offset, nb
 // remoteTarget is core pid's registration in slot, checked for the
 // request; NotYet while pid may still fill the slot (remoteReg).
 func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, offset, nbytes int) (registration, *Error) {
+	if !c.local(pid) {
+		return registration{}, nil // the receiver checks it (checkIncoming)
+	}
 	reg, ok, later := c.remoteReg(pid, slot)
 	if later {
 		return registration{}, NotYet
@@ -176,10 +179,46 @@ func (c *Core) put(pid int, src, dst unsafe.Pointer, offset, nbytes int, checkSo
 	return nil
 }
 
-// applyPut writes a put into this core's copy of the variable: the slot as
-// the sender found it (popped in this superstep still counts).
-func (c *Core) applyPut(_ int, r record) {
-	reg, _ := c.slot(int(r.a))
+// local tells whether core pid runs in this process (Transport.Local):
+// its registrations can be read and its memory written at the call.
+func (c *Core) local(pid int) bool { return c.m.comm.transport.Local(pid) }
+
+// checkIncoming checks a request that core src, in another process, made
+// for nbytes at offset of this core's registration slot: src could not
+// see this core's table at the call, so the check the sender makes within
+// a process (remoteTarget) is made here. ok is false after a misuse.
+func (c *Core) checkIncoming(call string, src, slot, offset, nbytes int) (registration, bool) {
+	reg, ok := c.slot(slot)
+	if !ok {
+		c.comm.err = c.errorf(call, "core %02d has no variable in registration slot %d, where core %02d has one: "+
+			"it had not registered it by its next synchronisation, or popped it", c.pid, slot, src)
+		return registration{}, false
+	}
+	if !c.m.comm.unchecked && offset+nbytes > c.checkedSize(reg) {
+		c.comm.err = c.errorf(call, "%d bytes at offset %d exceed the %d bytes core %02d registered (a request of core %02d)",
+			nbytes, offset, reg.size, c.pid, src)
+		return registration{}, false
+	}
+	return reg, true
+}
+
+// incomingSlot is the registration a request of core src names: as the
+// sender found it (popped in this superstep still counts), or checked here
+// when the sender is in another process.
+func (c *Core) incomingSlot(call string, src, slot, offset, nbytes int) (registration, bool) {
+	if c.local(src) {
+		reg, _ := c.slot(slot)
+		return reg, true
+	}
+	return c.checkIncoming(call, src, slot, offset, nbytes)
+}
+
+// applyPut writes a put into this core's copy of the variable.
+func (c *Core) applyPut(src int, r record) {
+	reg, ok := c.incomingSlot("bsp_put", src, int(r.a), int(r.b), len(r.data))
+	if !ok {
+		return
+	}
 	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
 	if c.m.stats.on {
 		c.countRecv(len(r.data), false)
@@ -188,6 +227,9 @@ func (c *Core) applyPut(_ int, r record) {
 
 // HPPut is bsp_hpput: written into the target's variable at once.
 func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
+	if !c.local(pid) {
+		return c.put(pid, src, dst, offset, nbytes, true) // completes at the sync, as BSPlib allows
+	}
 	_, reg, err := c.target("bsp_hpput", pid, dst, offset, nbytes)
 	if err == nil {
 		err = c.checkBuffer("bsp_hpput", "the source", src, nbytes, false)
@@ -242,7 +284,10 @@ func (c *Core) get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 // reply's memory was counted against the requester's limit.
 func (c *Core) serveGet(src int, r record) {
 	nbytes := int(binary.LittleEndian.Uint32(r.data[0:]))
-	reg, _ := c.slot(int(r.a)) // popped in this superstep still counts
+	reg, ok := c.incomingSlot("bsp_get", src, int(r.a), int(r.b), nbytes)
+	if !ok {
+		return
+	}
 	reply, err := c.outBlock(laneReplies, src).add(kindGetReply, binary.LittleEndian.Uint32(r.data[4:]), 0, nbytes)
 	if err != nil {
 		c.comm.err = c.errorf("bsp_sync", "%v", err)
@@ -259,6 +304,9 @@ func (c *Core) completeGet(_ int, r record) {
 
 // HPGet is bsp_hpget: read from the source at once.
 func (c *Core) HPGet(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	if !c.local(pid) {
+		return c.get(pid, src, offset, dst, nbytes, true) // completes at the sync, as BSPlib allows
+	}
 	return c.readNow("bsp_hpget", pid, src, offset, dst, nbytes)
 }
 
@@ -268,6 +316,9 @@ func (c *Core) DirectGet(pid int, src unsafe.Pointer, offset int, dst unsafe.Poi
 }
 
 func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
+	if pid >= 0 && pid < len(c.m.cores) && !c.local(pid) {
+		return c.errorf(call, "core %02d runs in another process (an MPI rank): %s reaches only the cores of this process; use bsp_get", pid, call)
+	}
 	_, reg, err := c.target(call, pid, src, offset, nbytes)
 	if err == nil {
 		err = c.checkBuffer(call, "the destination", dst, nbytes, true)
@@ -285,7 +336,7 @@ func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst
 // not a plain one (no such core, addr not registered, the target's slot
 // still empty): the shim then calls HPPut/HPGet, which wait or report.
 func (c *Core) RemoteVariable(pid int, addr unsafe.Pointer) (remote unsafe.Pointer, size int, ok bool) {
-	if pid < 0 || pid >= len(c.m.cores) {
+	if pid < 0 || pid >= len(c.m.cores) || !c.local(pid) {
 		return nil, 0, false
 	}
 	slot, ok := c.registeredSlot(addr)
@@ -319,6 +370,9 @@ func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error)
 	const call = "ebsp_get_direct_address"
 	if pid < 0 || pid >= len(c.m.cores) {
 		return registration{}, c.errorf(call, "core %d does not exist (this run has cores 0..%d)", pid, len(c.m.cores)-1)
+	}
+	if !c.local(pid) {
+		return registration{}, c.errorf(call, "core %02d runs in another process (an MPI rank): its memory has no address here", pid)
 	}
 	slot, ok := c.registeredSlot(addr)
 	if !ok {

@@ -369,6 +369,7 @@ func (c *Core) installRegistrations() {
 		cs.byAddr[r.addr] = append(cs.byAddr[r.addr], slot)
 	}
 	cs.pops = cs.pops[:0]
+	cs.popsIn = cs.popsIn[:0]
 	cs.pushes = cs.pushes[:0]
 }
 
@@ -378,6 +379,9 @@ func (c *Core) installRegistrations() {
 func (c *Core) popPlan() []int {
 	if len(c.comm.pops) == 0 {
 		return nil
+	}
+	if c.pid != 0 {
+		return c.comm.popsIn // sent by core 0 (sendPopPlan)
 	}
 	return c.m.comm.popPlan
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"errors"
+)
 
 // The transport layer (Scrambler's packing and transmission layers,
 // BSPonMPI's A2A): every core packs records into one block per destination
@@ -16,8 +19,10 @@ import "encoding/binary"
 // requests before get replies before puts.
 type Lane uint8
 
-// lanes is the number of lanes a transport carries.
-const lanes = 3
+// Lanes is the number of lanes a transport carries.
+const Lanes = 3
+
+const lanes = Lanes
 
 // Kind is a record kind; the layers define them (see handlers).
 type Kind uint32
@@ -45,6 +50,43 @@ type Block struct {
 }
 
 func newBlock() *Block { return &Block{buffer: buffer{onHeap: true}} }
+
+// NewBlock is an empty block, for a transport in another package.
+func NewBlock() *Block { return newBlock() }
+
+// Bytes is the block's packed records, as they travel between processes.
+// Valid until the block changes.
+func (b *Block) Bytes() []byte { return b.mem[:b.used] }
+
+// Load makes the block hold the packed records in data (what Bytes gave
+// in the sending process), counting them by kind; an error when data is
+// not a sequence of whole records of known kinds.
+func (b *Block) Load(data []byte) error {
+	b.clear()
+	if err := b.grow(len(data)); err != nil {
+		return err
+	}
+	copy(b.take(len(data)), data)
+	for mem := data; len(mem) > 0; {
+		if len(mem) < recHeader {
+			return errBadBlock
+		}
+		kind := Kind(binary.LittleEndian.Uint32(mem[0:]))
+		n := int(binary.LittleEndian.Uint32(mem[12:]))
+		if kind == 0 || kind >= maxKinds || n < 0 || recordSize(n) > len(mem) {
+			return errBadBlock
+		}
+		b.count[kind]++
+		b.bytes[kind] += n
+		mem = mem[recordSize(n):]
+	}
+	return nil
+}
+
+// Clear empties the block, keeping its memory.
+func (b *Block) Clear() { b.clear() }
+
+var errBadBlock = errors.New("engine: a received block is not a sequence of records")
 
 // pad8 rounds n up to a multiple of 8 so record headers stay aligned.
 func pad8(n int) int { return (n + 7) &^ 7 }
@@ -92,7 +134,10 @@ func (b *Block) clear() {
 	b.count, b.bytes = [maxKinds]int{}, [maxKinds]int{}
 }
 
-// Transport moves blocks between the cores of one run.
+// Transport moves blocks between the cores of one run: the world below
+// the engine. The cores may live in several processes (an MPI world); the
+// engine reaches into another core's memory only where Local says it is
+// in this process, and sends a record otherwise.
 //
 // A round of a lane: every core packs into Out(lane, self, dst) for any
 // dst, then calls Post(lane, self) (a core that packed nothing in any lane
@@ -113,6 +158,9 @@ type Transport interface {
 	Reset(pid int)
 	// Release returns the transport's memory (the end of bsp_begin's runs).
 	Release()
+	// Local tells whether core pid runs in this process, where its memory
+	// can be read and written directly.
+	Local(pid int) bool
 }
 
 // sharedMemory is the in-process transport: a receiver reads the sender's
@@ -160,6 +208,8 @@ func (s *sharedMemory) Reset(pid int) {
 		}
 	}
 }
+
+func (s *sharedMemory) Local(int) bool { return true }
 
 func (s *sharedMemory) Release() {
 	for i := range s.out {

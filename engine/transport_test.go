@@ -95,6 +95,8 @@ func (t *copyingTransport) Reset(pid int) {
 
 func (t *copyingTransport) Release() {}
 
+func (t *copyingTransport) Local(int) bool { return true }
+
 func TestBlockKeepsRecordsInOrderAndCountsKinds(t *testing.T) {
 	blk := newBlock()
 	for i, n := range []int{0, 1, 7, 8, 9, 300} {

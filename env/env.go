@@ -48,7 +48,7 @@ const (
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync}
+var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -94,6 +94,29 @@ func countOf(get Getenv, name string, max int, unit, fallback string) (int, erro
 		return 0, fmt.Errorf("%s=%q: want a number of %s from 1 to %d; using %s", name, v, unit, max, fallback)
 	}
 	return n, nil
+}
+
+// RankCores names the cores each MPI rank runs (default 1).
+const RankCores = "EBSP_RANK_CORES"
+
+// MPIRanks is set by Open MPI's mpirun to the number of ranks of the job.
+const MPIRanks = "OMPI_COMM_WORLD_SIZE"
+
+// MPIRanksOf is the number of ranks of the Open MPI job this process was
+// started in, 0 when it was not started by mpirun.
+func MPIRanksOf(get Getenv) int {
+	n, err := strconv.Atoi(strings.TrimSpace(get(MPIRanks)))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// RankCoresOf is EBSP_RANK_CORES: 1..MaxWorkers cores per rank; 1 when
+// unset, or on an error, returned to be reported.
+func RankCoresOf(get Getenv) (int, error) {
+	n, err := countOf(get, RankCores, MaxWorkers, "cores", "1")
+	return max(n, 1), err
 }
 
 // KernelPathOf is EBSP_KERNEL_PATH: extra directories, colon separated,

@@ -1,0 +1,155 @@
+package main
+
+// Glue of the MPI world (world/mpi): a BSPlib section spread over the
+// ranks of an Open MPI job when the program was started by mpirun.
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"libebsp/emesh"
+	"libebsp/engine"
+	"libebsp/env"
+	"libebsp/world/mpi"
+)
+
+var (
+	mpiProc    *mpi.Process // nil unless started by mpirun with 2 or more ranks
+	mpiSection *mpi.World   // the running section's transport
+	// rank 0 after the first section: the other ranks have ended
+	mpiAlone bool
+)
+
+// joinMPI starts MPI when the program runs under mpirun with several
+// ranks, and returns the mesh of the whole job's cores; else mesh as it is.
+func joinMPI(mesh emesh.Mesh) (emesh.Mesh, error) {
+	if env.MPIRanksOf(cGetenv) < 2 {
+		return mesh, nil
+	}
+	perRank, err := env.RankCoresOf(cGetenv)
+	if err != nil {
+		complain(err.Error())
+	}
+	p, err := mpi.Join(perRank)
+	if err != nil {
+		return mesh, fmt.Errorf("mpirun: %v", err)
+	}
+	mpiProc = p
+	C.ebsp_world_ranks = C.int(p.Ranks)
+	return emesh.SquarestMesh(p.Cores())
+}
+
+// beginMPISection agrees with the other ranks on the section's core count
+// (rank 0's) and makes the next run's transport the MPI world. A rank
+// without cores in it ends here.
+func beginMPISection(m *engine.Machine, nprocs int) (int, error) {
+	if mpiProc == nil {
+		return nprocs, nil
+	}
+	if mpiAlone {
+		if nprocs > mpiProc.PerRank {
+			return 0, fmt.Errorf("bsp_begin: %d cores: under mpirun the other ranks end with the first SPMD section (as with BSPonMPI), "+
+				"so a later section has only the %d core(s) of rank 0 (%s)", nprocs, mpiProc.PerRank, env.RankCores)
+		}
+		m.UseTransport(nil)
+		return nprocs, nil
+	}
+	nprocs, err := mpiProc.Agree(nprocs)
+	if err != nil {
+		return 0, fmt.Errorf("bsp_begin: %v", err)
+	}
+	if _, count := mpiProc.Local(nprocs); count == 0 {
+		endRank(0)
+	}
+	m.UseTransport(func(n int) engine.Transport {
+		mpiSection = mpiProc.NewWorld(n)
+		return mpiSection
+	})
+	return nprocs, nil
+}
+
+// endRank ends this rank's process after its part of the job.
+func endRank(code int) {
+	C.out_flush()
+	mpiProc.Finalize()
+	C.exit(C.int(code))
+}
+
+// goWorldRound completes a barrier round with the other ranks (the
+// scheduler's round hook, world.c). 0, or -1 after printing why.
+//
+//export goWorldRound
+func goWorldRound() C.int {
+	if mpiSection == nil {
+		return 0
+	}
+	flags := (*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0]))
+	if err := mpiSection.Round(flags); err != nil {
+		complain(fmt.Sprintf("rank %d: %v", mpiProc.Rank, err))
+		return -1
+	}
+	return 0
+}
+
+// goWorldLocal gives the pids this rank runs in the section of nprocs
+// cores: all of them outside mpirun.
+//
+//export goWorldLocal
+func goWorldLocal(nprocs C.int, first, count *C.int) {
+	if mpiProc == nil || mpiAlone {
+		*first, *count = 0, nprocs
+		return
+	}
+	f, n := mpiProc.Local(int(nprocs))
+	*first, *count = C.int(f), C.int(n)
+}
+
+// goWorldRank is this process's rank, 0 outside mpirun.
+//
+//export goWorldRank
+func goWorldRank() C.int {
+	if _, err := theMachine(); err != nil || mpiProc == nil {
+		return 0
+	}
+	return C.int(mpiProc.Rank)
+}
+
+// goWorldEnd ends a rank other than 0 after its section (code 0), or
+// every rank after a stopped one (code non-zero: MPI_Abort).
+//
+//export goWorldEnd
+func goWorldEnd(code C.int) {
+	if mpiProc == nil {
+		return
+	}
+	mpiSection = nil
+	if code != 0 {
+		C.out_flush()
+		mpiProc.Abort(int(code))
+	}
+	endRank(0)
+}
+
+// goWorldFinalize ends MPI at the exit of rank 0 (atexit, world.c).
+//
+//export goWorldFinalize
+func goWorldFinalize() {
+	if mpiProc != nil {
+		mpiProc.Finalize()
+	}
+}
+
+// endMPISection: the section is over; on rank 0 a later one runs alone.
+func endMPISection() {
+	if mpiProc != nil {
+		mpiSection = nil
+		mpiAlone = true
+	}
+}

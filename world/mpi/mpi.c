@@ -1,0 +1,166 @@
+#include "mpi.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+
+/* Open MPI's handles are pointers to its predefined objects. */
+typedef void *MPI_Comm;
+typedef void *MPI_Datatype;
+typedef void *MPI_Request;
+#define MPI_SUCCESS 0
+#define MPI_UNDEFINED (-32766)
+#define MPI_THREAD_SERIALIZED 2
+
+static struct {
+    void *lib;
+    MPI_Comm world, comm;
+    MPI_Datatype byte, int64, integer;
+    int (*init_thread)(int *, char ***, int, int *);
+    int (*comm_rank)(MPI_Comm, int *);
+    int (*comm_size)(MPI_Comm, int *);
+    int (*comm_split)(MPI_Comm, int, int, MPI_Comm *);
+    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
+    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+    int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*irecv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*waitany)(int, MPI_Request *, int *, void *);
+    int (*waitall)(int, MPI_Request *, void *);
+    int (*abort)(MPI_Comm, int);
+    int (*finalize)(void);
+    /* the exchange under way: receives first, then sends */
+    MPI_Request *reqs;
+    int *rank_of;
+    int nrecv, recv_left, nsend, cap;
+    int finalized;
+} M;
+
+static void *sym(const char *name, int *missing)
+{
+    void *p = dlsym(M.lib, name);
+    if (!p)
+        *missing = 1;
+    return p;
+}
+
+#define LOAD(field, name) (*(void **)&M.field = sym(name, &missing))
+
+int mpiw_init(int *rank, int *size, const char **why)
+{
+    M.lib = dlopen("libmpi.so.40", RTLD_NOW | RTLD_GLOBAL);
+    if (!M.lib) {
+        *why = "cannot load libmpi.so.40 (Open MPI 4: apt-get install openmpi-bin)";
+        return -1;
+    }
+    int missing = 0;
+    M.world = sym("ompi_mpi_comm_world", &missing);
+    M.byte = sym("ompi_mpi_byte", &missing);
+    M.int64 = sym("ompi_mpi_int64_t", &missing);
+    M.integer = sym("ompi_mpi_int", &missing);
+    LOAD(init_thread, "MPI_Init_thread");
+    LOAD(comm_rank, "MPI_Comm_rank");
+    LOAD(comm_size, "MPI_Comm_size");
+    LOAD(comm_split, "MPI_Comm_split");
+    LOAD(bcast, "MPI_Bcast");
+    LOAD(alltoall, "MPI_Alltoall");
+    LOAD(isend, "MPI_Isend");
+    LOAD(irecv, "MPI_Irecv");
+    LOAD(waitany, "MPI_Waitany");
+    LOAD(waitall, "MPI_Waitall");
+    LOAD(abort, "MPI_Abort");
+    LOAD(finalize, "MPI_Finalize");
+    if (missing) {
+        *why = "libmpi.so.40 lacks a function or object of Open MPI 4";
+        return -1;
+    }
+    int provided = 0;
+    if (M.init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS || provided < MPI_THREAD_SERIALIZED) {
+        *why = "MPI_Init_thread failed, or gave no thread support";
+        return -1;
+    }
+    M.comm = M.world;
+    if (M.comm_rank(M.world, rank) != MPI_SUCCESS || M.comm_size(M.world, size) != MPI_SUCCESS) {
+        *why = "MPI_Comm_rank or MPI_Comm_size failed";
+        return -1;
+    }
+    return 0;
+}
+
+int mpiw_split(int active)
+{
+    int rank;
+    M.comm_rank(M.world, &rank);
+    MPI_Comm comm = NULL;
+    if (M.comm_split(M.world, rank < active ? 0 : MPI_UNDEFINED, rank, &comm) != MPI_SUCCESS)
+        return -1;
+    M.comm = rank < active ? comm : M.world;
+    return 0;
+}
+
+int mpiw_bcast_int(int *value)
+{
+    return M.bcast(value, 1, M.integer, 0, M.world) == MPI_SUCCESS ? 0 : -1;
+}
+
+int mpiw_alltoall(const int64_t *send, int64_t *recv, int words)
+{
+    return M.alltoall(send, words, M.int64, recv, words, M.int64, M.comm) == MPI_SUCCESS ? 0 : -1;
+}
+
+int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, char *const *recv, const int64_t *recv_len)
+{
+    if (M.cap < 2 * ranks) {
+        free(M.reqs);
+        free(M.rank_of);
+        M.reqs = malloc(2 * (size_t)ranks * sizeof *M.reqs);
+        M.rank_of = malloc(2 * (size_t)ranks * sizeof *M.rank_of);
+        if (!M.reqs || !M.rank_of)
+            return -1;
+        M.cap = 2 * ranks;
+    }
+    int n = 0;
+    for (int r = 0; r < ranks; r++)
+        if (recv_len[r] > 0) {
+            M.rank_of[n] = r;
+            if (M.irecv(recv[r], (int)recv_len[r], M.byte, r, tag, M.comm, &M.reqs[n++]) != MPI_SUCCESS)
+                return -1;
+        }
+    M.nrecv = M.recv_left = n;
+    for (int r = 0; r < ranks; r++)
+        if (send_len[r] > 0 && M.isend(send[r], (int)send_len[r], M.byte, r, tag, M.comm, &M.reqs[n++]) != MPI_SUCCESS)
+            return -1;
+    M.nsend = n - M.nrecv;
+    return 0;
+}
+
+int mpiw_next_arrival(void)
+{
+    if (M.recv_left > 0) {
+        int i = -1;
+        /* MPI_STATUS_IGNORE is NULL in Open MPI; a completed request becomes
+         * MPI_REQUEST_NULL, which Waitany passes over */
+        if (M.waitany(M.nrecv, M.reqs, &i, NULL) != MPI_SUCCESS || i < 0 || i >= M.nrecv)
+            return -2;
+        M.recv_left--;
+        return M.rank_of[i];
+    }
+    if (M.nsend > 0) {
+        int rc = M.waitall(M.nsend, M.reqs + M.nrecv, NULL);
+        M.nsend = 0;
+        if (rc != MPI_SUCCESS)
+            return -2;
+    }
+    return -1;
+}
+
+void mpiw_abort(int code)
+{
+    M.abort(M.world, code);
+}
+
+int mpiw_finalize(void)
+{
+    if (!M.lib || M.finalized)
+        return 0;
+    M.finalized = 1;
+    return M.finalize() == MPI_SUCCESS ? 0 : -1;
+}
