@@ -143,6 +143,12 @@ func goBsplibMisuse(pid C.int, call, what *C.char) {
 	}
 }
 
+// goBsplibReady makes the machine (and joins the MPI job under mpirun);
+// 0 after printing why it cannot be made.
+//
+//export goBsplibReady
+func goBsplibReady() C.int { return boolInt(hostMachine("bsp_init") != nil) }
+
 // goBsplibAvailable is bsp_nprocs before bsp_begin: the cores of the mesh
 // (the EBSP host's bsp_nprocs is 0 before its bsp_init, as on the board).
 //

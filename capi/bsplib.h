@@ -21,6 +21,9 @@ extern void goBsplibCoreBegin(int pid);
 extern int goBsplibCoreEnd(int pid);
 /* bsp_nprocs before bsp_begin: the cores of the mesh (EBSP_MESH). */
 extern int goBsplibAvailable(void);
+/* The machine is made (under mpirun: MPI joined, ebsp_world_rank set); 0
+ * after printing why not. */
+extern int goBsplibReady(void);
 /* Reports "$PP: BSP ERROR: call: what (superstep N)" and stops the run. */
 extern void goBsplibMisuse(int pid, char *call, char *what);
 

@@ -358,7 +358,7 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
     if (!spmd)
         bl_fatal("bsp_init: the SPMD function is NULL");
     bl.spmd = spmd;
-    if (goWorldRank() != 0) {
+    if (goBsplibReady() && ebsp_world_rank != 0) {
         /* under mpirun only rank 0 goes on in main (it may read input):
          * the others run the SPMD function now, and end */
         spmd();
@@ -383,7 +383,7 @@ static void bl_finish_section(void)
     bl.cores = NULL;
     goBsplibFinish(1);
     atomic_store(&bl.running, 0);
-    if (goWorldRank() != 0)
+    if (ebsp_world_rank != 0)
         goWorldEnd(0); /* after bsp_end only pid 0 goes on */
 }
 

@@ -45,7 +45,7 @@ func theMachine() (*engine.Machine, error) {
 			machineErr = fmt.Errorf("%s: %v", emesh.MeshEnv, err)
 			return
 		}
-		if mesh, err = joinMPI(mesh); err != nil {
+		if mesh, err = joinMPI(mesh, cGetenv); err != nil {
 			machineErr = err
 			return
 		}

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-int ebsp_world_ranks;
+int ebsp_world_ranks, ebsp_world_rank;
 
 static int world_round(int kind)
 {

@@ -29,11 +29,11 @@ var (
 
 // joinMPI starts MPI when the program runs under mpirun with several
 // ranks, and returns the mesh of the whole job's cores; else mesh as it is.
-func joinMPI(mesh emesh.Mesh) (emesh.Mesh, error) {
-	if env.MPIRanksOf(cGetenv) < 2 {
+func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
+	if env.MPIRanksOf(get) < 2 {
 		return mesh, nil
 	}
-	perRank, err := env.RankCoresOf(cGetenv)
+	perRank, err := env.RankCoresOf(get)
 	if err != nil {
 		complain(err.Error())
 	}
@@ -42,7 +42,7 @@ func joinMPI(mesh emesh.Mesh) (emesh.Mesh, error) {
 		return mesh, fmt.Errorf("mpirun: %v", err)
 	}
 	mpiProc = p
-	C.ebsp_world_ranks = C.int(p.Ranks)
+	C.ebsp_world_ranks, C.ebsp_world_rank = C.int(p.Ranks), C.int(p.Rank)
 	return emesh.SquarestMesh(p.Cores())
 }
 
@@ -109,16 +109,6 @@ func goWorldLocal(nprocs C.int, first, count *C.int) {
 	}
 	f, n := mpiProc.Local(int(nprocs))
 	*first, *count = C.int(f), C.int(n)
-}
-
-// goWorldRank is this process's rank, 0 outside mpirun.
-//
-//export goWorldRank
-func goWorldRank() C.int {
-	if _, err := theMachine(); err != nil || mpiProc == nil {
-		return 0
-	}
-	return C.int(mpiProc.Rank)
 }
 
 // goWorldEnd ends a rank other than 0 after its section (code 0), or
