@@ -87,6 +87,7 @@ func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 	if m == nil {
 		return 0
 	}
+	refuseMPI("bsp_init")
 	if name == nil {
 		complain("bsp_init: kernel name is NULL")
 		return 0

@@ -297,7 +297,7 @@ extern void goEndCallback(int running);
 /* The ranks of the Open MPI job, 0 when not started by mpirun with 2 or
  * more, and this process's rank (0 then): set when the machine is made. */
 extern int ebsp_world_ranks, ebsp_world_rank;
-extern int goWorldRound(void);
+extern int goWorldRound(int kind);
 extern void goWorldLocal(int nprocs, int *first, int *count);
 /* Ends this rank: a rank other than 0 after its section (0), or the whole
  * job after a stopped section (non-zero). Returns only outside mpirun. */

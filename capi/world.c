@@ -10,8 +10,7 @@ int ebsp_world_ranks, ebsp_world_rank;
 
 static int world_round(int kind)
 {
-    (void)kind;
-    return ebsp_world_ranks > 1 ? goWorldRound() : 0;
+    return ebsp_world_ranks > 1 ? goWorldRound(kind) : 0;
 }
 
 static const struct sched_hooks world_hooks = {.round = world_round};

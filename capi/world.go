@@ -10,7 +10,9 @@ package main
 import "C"
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -82,20 +84,46 @@ func endRank(code int) {
 	C.exit(C.int(code))
 }
 
+// refuseMPI ends every rank of an EBSP host that mpirun started several
+// times: the EBSP face runs in one process. Rank 0 says so.
+func refuseMPI(call string) {
+	if mpiProc == nil {
+		return
+	}
+	if mpiProc.Rank == 0 {
+		complain(fmt.Sprintf("%s: mpirun started %d ranks of this EBSP host program; an EBSP host and its cores run in one process: "+
+			"start it without mpirun (BSPlib programs, bsp.h, run across ranks)", call, mpiProc.Ranks))
+	}
+	endRank(1)
+}
+
 // goWorldRound completes a barrier round with the other ranks (the
 // scheduler's round hook, world.c). 0, or -1 after printing why.
 //
 //export goWorldRound
-func goWorldRound() C.int {
+func goWorldRound(kind C.int) C.int {
 	if mpiSection == nil {
 		return 0
 	}
 	flags := (*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0]))
-	if err := mpiSection.Round(flags); err != nil {
+	err := mpiSection.Round(flags, int(kind))
+	if err == nil {
+		return 0
+	}
+	var d *mpi.Diverged
+	if !errors.As(err, &d) {
 		complain(fmt.Sprintf("rank %d: %v", mpiProc.Rank, err))
 		return -1
 	}
-	return 0
+	if mpiProc.Rank != 0 {
+		select {} // rank 0 reports it and ends the job
+	}
+	lines := []string{"deadlock: the cores of the ranks wait in different barriers (they took different paths through the program):"}
+	for r, k := range d.Kinds {
+		lines = append(lines, fmt.Sprintf("  rank %d (cores from %02d): %v", r, mpiSection.First(r), engine.Where(k)))
+	}
+	complain(strings.Join(lines, "\n"))
+	return -1
 }
 
 // goWorldLocal gives the pids this rank runs in the section of nprocs

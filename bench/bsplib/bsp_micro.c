@@ -493,10 +493,12 @@ static void spmd(void) {
 }
 
 int main(int argc, char **argv) {
-    bsp_init(spmd, argc, argv);
+    /* the arguments before bsp_init: under mpirun the other ranks run spmd
+     * from bsp_init, with what main has read by then */
     P_arg = argc > 1 ? atoi(argv[1]) : 0;
     target_arg = argc > 2 ? atof(argv[2]) : 0.5;
     blk_kib_arg = argc > 3 ? atoi(argv[3]) : 1024;
+    bsp_init(spmd, argc, argv);
     if (P_arg <= 0) P_arg = (int)bsp_nprocs();
     if (target_arg <= 0 || blk_kib_arg <= 0 || blk_kib_arg > 1024 * 1024 || P_arg > (int)bsp_nprocs()) {
         fprintf(stderr, "usage: bsp_micro [P] [seconds_per_test] [block_KiB_per_core]\n");

@@ -115,8 +115,16 @@ const (
 	hdrBytes = iota // of the block that follows (0: none)
 	hdrFlag0        // the sync flags, [2]
 	hdrFlag1
+	hdrKind // the barrier the rank's cores wait in (the scheduler's kind)
 	hdrWords
 )
+
+// Diverged is a round in which the ranks' cores wait in different
+// barriers (bsp_sync on one, bsp_end on another): the program's cores took
+// different paths.
+type Diverged struct{ Kinds []int } // by rank
+
+func (d *Diverged) Error() string { return "the ranks' cores wait in different barriers" }
 
 // entryHeader frames one engine block in a rank's block: lane, source,
 // destination, length.
@@ -212,7 +220,7 @@ func (w *World) Release() {
 // core of this rank to arrive, while the others wait. It sends what the
 // cores posted since the last round, merges the sync flags of every rank
 // into flags and unpacks what the others sent.
-func (w *World) Round(flags *[2]atomic.Int32) error {
+func (w *World) Round(flags *[2]atomic.Int32, kind int) error {
 	me := w.p.Rank
 	for r := range w.ranks {
 		n := 0
@@ -223,7 +231,7 @@ func (w *World) Round(flags *[2]atomic.Int32) error {
 			}
 		}
 		h := w.hdrOut[r*hdrWords:]
-		h[hdrBytes], h[hdrFlag0], h[hdrFlag1] = int64(n), int64(flags[0].Load()), int64(flags[1].Load())
+		h[hdrBytes], h[hdrFlag0], h[hdrFlag1], h[hdrKind] = int64(n), int64(flags[0].Load()), int64(flags[1].Load()), int64(kind)
 		w.sendN[r], w.sendP[r] = int64(n), w.send[r].p
 	}
 	for lane := range w.posted {
@@ -231,6 +239,9 @@ func (w *World) Round(flags *[2]atomic.Int32) error {
 	}
 	if C.mpiw_alltoall((*C.int64_t)(&w.hdrOut[0]), (*C.int64_t)(&w.hdrIn[0]), hdrWords) != 0 {
 		return errors.New("MPI_Alltoall failed")
+	}
+	if d := w.diverged(); d != nil {
+		return d
 	}
 	for r := range w.ranks {
 		h := w.hdrIn[r*hdrWords:]
@@ -350,3 +361,23 @@ func (w *World) unpack(buf []byte) error {
 }
 
 func pad8(n int) int { return (n + 7) &^ 7 }
+
+// diverged is the ranks' barrier kinds when they differ in this round.
+func (w *World) diverged() *Diverged {
+	kinds := make([]int, w.ranks)
+	same := true
+	for r := range w.ranks {
+		kinds[r] = int(w.hdrIn[r*hdrWords+hdrKind])
+		same = same && kinds[r] == kinds[0]
+	}
+	if same {
+		return nil
+	}
+	return &Diverged{Kinds: kinds}
+}
+
+// Ranks is the number of ranks of the section.
+func (w *World) Ranks() int { return w.ranks }
+
+// First is the first pid of rank r.
+func (w *World) First(r int) int { return r * w.p.PerRank }
