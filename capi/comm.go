@@ -152,6 +152,35 @@ func (directDRMA) ReadGets(int)  { C.direct_read_gets() }
 func (directDRMA) WriteGets(int) { C.direct_write_gets() }
 func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
+// Wired hands the engine the records core src packed for cores of other
+// processes in this superstep (wire_put), and empties their logs.
+func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || src >= n {
+		return
+	}
+	core := &unsafe.Slice(current.cores, n)[src]
+	if core.wire_to == nil {
+		return
+	}
+	stamp := core.superstep + 1
+	for dst, log := range unsafe.Slice(core.wire_to, n) {
+		if log.stamp == stamp && log.log.used > 0 {
+			visit(dst, unsafe.Slice((*byte)(unsafe.Pointer(log.log.buf)), int(log.log.used)))
+			unsafe.Slice(core.wire_to, n)[dst].log.used = 0
+		}
+	}
+}
+
+//export goWireSlot
+func goWireSlot(pid C.int, variable unsafe.Pointer) C.int {
+	c := coreOf(pid)
+	if c == nil {
+		return -1
+	}
+	return C.int(c.WireSlot(variable))
+}
+
 // Sent reads core src's log of messages to dst in superstep step from the
 // core table (no call into C: the engine asks once per source).
 func (directDRMA) Sent(src, dst, step int) (unsafe.Pointer, int) {

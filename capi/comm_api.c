@@ -66,7 +66,9 @@ void bsp_pop_reg(const void *variable)
 __attribute__((noinline)) static void put_slow(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
-    int direct = self ? direct_put(self, pid, src, dst, offset, nbytes) : DIRECT_ELSEWHERE;
+    int direct = DIRECT_ELSEWHERE;
+    if (self)
+        direct = world_local(pid) ? direct_put(self, pid, src, dst, offset, nbytes) : wire_put(self, pid, src, dst, offset, nbytes);
     if (direct == DIRECT_LOGGED)
         return;
     if (direct == DIRECT_ELSEWHERE && self && reqlog_put(self, pid, src, dst, offset, nbytes))
@@ -84,7 +86,8 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
     struct ebsp_core *self = ebsp_self;
-    if (!self || !direct_put_fast(self, pid, src, dst, offset, nbytes))
+    if (!self || !(world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
+                                    : wire_put_fast(self, pid, src, dst, offset, nbytes)))
         put_slow(pid, src, dst, offset, nbytes);
 }
 
@@ -107,6 +110,8 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
         memcpy(remote + offset, src, (size_t)nbytes);
         return;
     }
+    if (self && !world_local(pid) && wire_put(self, pid, src, dst, offset, nbytes) == DIRECT_LOGGED)
+        return; /* completes at the sync, as BSPlib allows */
     if (self) {
         struct reg_wait w = {0};
         while (reg_wait_again(&w, goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes)))

@@ -164,9 +164,54 @@ void direct_write_puts(void)
     self->puts.log.used = 0;
 }
 
+/* This core's registration slot of variable, remembered for the
+ * superstep (BSPlib registrations change only at a sync); -1 when it is
+ * not registered. */
+static int wire_slot(struct ebsp_core *self, const void *variable, int32_t stamp)
+{
+    if (self->wire_var != variable || self->wire_var_stamp != stamp) {
+        int slot = goWireSlot(self->pid, (void *)variable);
+        if (slot < 0)
+            return -1;
+        self->wire_var = variable;
+        self->wire_slot = slot;
+        self->wire_var_stamp = stamp;
+    }
+    return self->wire_slot;
+}
+
+int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
+{
+    int n = ebsp_active_nprocs;
+    if (!src || pid < 0 || pid >= n || offset < 0 || nbytes < 0 || !allowed(self, &self->wire, DIRECT_WIRE))
+        return DIRECT_ELSEWHERE; /* the engine names what is wrong */
+    int32_t stamp = superstep_stamp(self);
+    int slot = wire_slot(self, dst, stamp);
+    if (slot < 0)
+        return DIRECT_ELSEWHERE;
+    if (!self->wire_to && !(self->wire_to = calloc((size_t)n, sizeof *self->wire_to)))
+        return DIRECT_ELSEWHERE;
+    struct ebsp_dlog *d = &self->wire_to[pid];
+    if (d->stamp != stamp) {
+        d->stamp = stamp;
+        d->log.used = 0;
+    }
+    int status;
+    uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
+    if (h)
+        wire_fill(h, slot, offset, src, nbytes);
+    return status;
+}
+
 void direct_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
+        for (int t = 0; cores[i].wire_to && t < n; t++)
+            free(cores[i].wire_to[t].log.buf);
+        free(cores[i].wire_to);
+        cores[i].wire_to = NULL;
+        cores[i].wire = (struct ebsp_dlog){0};
+        cores[i].wire_var = NULL;
         for (int p = 0; p < 2; p++) {
             for (int t = 0; cores[i].send_to[p] && t < n; t++)
                 free(cores[i].send_to[p][t].log.buf);

@@ -32,11 +32,20 @@ enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
        DIRECT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
 
 /* The kinds, as goBeginDirect knows them (engine.DirectKind). */
-enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2 };
+enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2, DIRECT_WIRE = 3 };
+
+/* The engine's record of a put (engine/transport.go, drma.go: kindPut),
+ * as wire_put packs it: kind, registration slot, offset, length, then
+ * the bytes padded to 8. capi/twins.go checks the kind. */
+enum { WIRE_KIND_PUT = 1, WIRE_HEADER = 16 };
 
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
 int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
+/* A put (or an hpput, which then completes at the sync) to a core of
+ * another process: packed as the engine's record in the block for pid
+ * (DIRECT_WIRE), which the engine takes in the sync. */
+int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
 
 struct put_entry {
     void *target; /* the byte the put starts at, in the target core's copy */
@@ -97,6 +106,33 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     if (!e)
         return 0;
     put_entry_fill(e, remote + offset, src, nbytes);
+    return 1;
+}
+
+/* The record of a put to another process (wire_put) in room at h. */
+static inline void wire_fill(uint32_t *h, int slot, int offset, const void *src, int nbytes)
+{
+    h[0] = WIRE_KIND_PUT;
+    h[1] = (uint32_t)slot;
+    h[2] = (uint32_t)offset;
+    h[3] = (uint32_t)nbytes;
+    copy_small(h + WIRE_HEADER / 4, src, (size_t)nbytes);
+}
+
+/* wire_put's fast path, inline in bsp_put: the same variable as the last
+ * put to another process, to a core it put to in this superstep; 0 when
+ * wire_put must decide. */
+static inline int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
+{
+    int32_t stamp = superstep_stamp(self);
+    if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||
+        (unsigned)pid >= (unsigned)ebsp_active_nprocs || offset < 0 || nbytes < 0 || self->wire_to[pid].stamp != stamp)
+        return 0;
+    struct ebsp_dlog *d = &self->wire_to[pid];
+    uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
+    if (!h)
+        return 0;
+    wire_fill(h, self->wire_slot, offset, src, nbytes);
     return 1;
 }
 

@@ -44,7 +44,7 @@ static int make_lines(struct ebsp_core *self)
 
 char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes)
 {
-    if (nbytes <= 0 || offset < 0)
+    if (nbytes <= 0 || offset < 0 || !world_local(target))
         return NULL;
     if (!self->hp_cache && !make_lines(self))
         return NULL;

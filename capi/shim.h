@@ -97,6 +97,10 @@ struct ebsp_core {
     struct ebsp_dlog sends;      /* direct sends: the engine's leave and the budget (direct.c) */
     struct ebsp_dlog *send_to[2]; /* [superstep % 2][pid]: messages sent to pid in that
                                      superstep (stamp), read by pid in the next one */
+    struct ebsp_dlog wire;     /* puts to cores of other processes: the engine's leave and the budget */
+    struct ebsp_dlog *wire_to; /* [pid]: their records for pid in this superstep (stamp), direct.c */
+    const void *wire_var;      /* the last variable they named, its slot, and when */
+    int32_t wire_slot, wire_var_stamp;
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
@@ -297,7 +301,16 @@ extern void goEndCallback(int running);
 /* The ranks of the Open MPI job, 0 when not started by mpirun with 2 or
  * more, and this process's rank (0 then): set when the machine is made. */
 extern int ebsp_world_ranks, ebsp_world_rank;
+/* The pids this process runs in an MPI world's section (world_local). */
+extern int ebsp_world_first, ebsp_world_count;
+/* Whether core pid's memory is in this process: always outside mpirun. */
+static inline int world_local(int pid)
+{
+    return ebsp_world_ranks <= 1 || (unsigned)(pid - ebsp_world_first) < (unsigned)ebsp_world_count;
+}
 extern int goWorldRound(int kind);
+/* Core pid's registration slot of variable, -1 when none (wire_put). */
+extern int goWireSlot(int pid, void *variable);
 extern void goWorldLocal(int nprocs, int *first, int *count);
 /* Ends this rank: a rank other than 0 after its section (0), or the whole
  * job after a stopped section (non-zero). Returns only outside mpirun. */

@@ -105,6 +105,8 @@ var (
 // queue in its C table, are engine.QueueState and runtime's message.
 var (
 	_ = [1]int{}[C.twin_send_entry_size-engine.DirectMessageHeader]
+	_ = [1]int{}[C.WIRE_KIND_PUT-engine.KindPut]
+	_ = [1]int{}[C.DIRECT_WIRE-engine.DirectWire]
 	_ = [1]int{}[C.twin_msg_size-engine.MessageBytes]
 	_ = [1]int{}[C.twin_msg_payload-engine.MessagePayloadOffset]
 	_ = [1]int{}[C.twin_msg_tag_len-engine.MessageTagLenOffset]

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-int ebsp_world_ranks, ebsp_world_rank;
+int ebsp_world_ranks, ebsp_world_rank, ebsp_world_first, ebsp_world_count;
 
 static int world_round(int kind)
 {

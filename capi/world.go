@@ -13,8 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
-	"unsafe"
 
 	"libebsp/emesh"
 	"libebsp/engine"
@@ -105,8 +103,7 @@ func goWorldRound(kind C.int) C.int {
 	if mpiSection == nil {
 		return 0
 	}
-	flags := (*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0]))
-	err := mpiSection.Round(flags, int(kind))
+	err := mpiSection.Round(machine.SyncFlags(), int(kind))
 	if err == nil {
 		return 0
 	}
@@ -133,10 +130,12 @@ func goWorldRound(kind C.int) C.int {
 func goWorldLocal(nprocs C.int, first, count *C.int) {
 	if mpiProc == nil || mpiAlone {
 		*first, *count = 0, nprocs
+		C.ebsp_world_first, C.ebsp_world_count = *first, *count
 		return
 	}
 	f, n := mpiProc.Local(int(nprocs))
 	*first, *count = C.int(f), C.int(n)
+	C.ebsp_world_first, C.ebsp_world_count = *first, *count
 }
 
 // goWorldEnd ends a rank other than 0 after its section (code 0), or

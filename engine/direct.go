@@ -1,6 +1,9 @@
 package engine
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Direct requests: bsp_put, bsp_get and bsp_send recorded by the C shim
 // (capi/direct.c) and carried out without parsing or packing. A put or a
@@ -23,6 +26,11 @@ const (
 	DirectPut DirectKind = iota
 	DirectGet
 	DirectSend
+	// DirectWire: puts to cores in other processes, packed by the shim as
+	// the engine's own records (kindPut) in a block per destination, which
+	// the engine takes over in step 0 of the sync (Wired): no call into Go
+	// per put. Only in a world of several processes.
+	DirectWire
 )
 
 // DirectDRMA is the C shim's side of direct requests: the first three carry
@@ -31,6 +39,9 @@ type DirectDRMA interface {
 	ReadGets(pid int)  // read the gets' sources
 	WriteGets(pid int) // write the gets' destinations
 	WritePuts(pid int) // write the puts
+	// Wired visits the records core src packed for each destination in
+	// this superstep (DirectWire) and forgets them; on src's thread.
+	Wired(src int, visit func(dst int, records []byte))
 	// Sent is where the messages core src sent to core dst in superstep
 	// step are (a sequence of directMessage headers, each followed by the
 	// tag and the payload, padded to 8), and how many bytes they take;
@@ -40,7 +51,7 @@ type DirectDRMA interface {
 
 // directState is superstep+1 of the last superstep in which the core was
 // allowed direct requests of each kind.
-type directState [3]int32
+type directState [4]int32
 
 // SetDirectDRMA lets cores make direct requests (BeginDirect), carried
 // out by d. Set once by the C shim.
@@ -57,7 +68,7 @@ func (m *Machine) SetDirectDRMA(d DirectDRMA) {
 // cannot reach into another machine).
 func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 	mc := &c.m.comm
-	if _, shared := mc.transport.(*sharedMemory); !shared || mc.direct == nil || c.m.stats.on || mc.checks == CheckStrict {
+	if !c.directAllowed(kind) || mc.direct == nil || c.m.stats.on || mc.checks == CheckStrict {
 		return 0, false
 	}
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
@@ -65,10 +76,65 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 		// the engine queues the messages at the receivers (phase B)
 		c.flag(&mc.directSends)
 		c.communicated()
+	} else if kind == DirectWire {
+		c.communicated() // the transport carries them
 	} else {
 		c.flag(c.directFlags(kind))
 	}
 	return mc.limit - c.comm.outBytes, true
+}
+
+// LocalMemory is implemented by a transport whose cores in this process
+// share its memory (an MPI world's rank): a core may put to and get from
+// them directly (RemoteVariable answers for them only). Messages still
+// take the transport: the receiver reads direct ones in the sender's log.
+type LocalMemory interface{ LocalMemory() bool }
+
+func (c *Core) directAllowed(kind DirectKind) bool {
+	switch t := c.m.comm.transport.(type) {
+	case *sharedMemory:
+		return kind != DirectWire
+	case LocalMemory:
+		return kind != DirectSend && t.LocalMemory()
+	}
+	return false
+}
+
+// takeWired packs the records the shim packed for other processes in this
+// superstep into the transport's blocks (step 0 of the sync).
+func (c *Core) takeWired() {
+	if !c.madeDirect(DirectWire) {
+		return
+	}
+	ext, _ := c.m.comm.transport.(ExternalOut)
+	c.m.comm.direct.Wired(c.pid, func(dst int, records []byte) {
+		if c.comm.err != nil {
+			return
+		}
+		c.comm.outBytes += len(records)
+		if ext != nil {
+			ext.OutExternal(laneData, c.pid, dst, records)
+		} else if err := c.outBlock(laneData, dst).Append(records); err != nil {
+			c.comm.err = c.errorf("bsp_sync", "%v", err)
+		}
+	})
+}
+
+// ExternalOut is implemented by a transport that sends records from
+// memory its caller keeps until the next round (the shim's logs of
+// DirectWire puts), after what the core packed in Out(lane, src, dst):
+// a copy less than Append.
+type ExternalOut interface {
+	OutExternal(lane Lane, src, dst int, records []byte)
+}
+
+// SyncFlags are every flag word whose value must be the same on every
+// core at a barrier: a world of several processes merges them (each holds
+// superstep+1 of the last superstep something happened in, so the
+// largest wins).
+func (m *Machine) SyncFlags() []*[2]atomic.Int32 {
+	mc := &m.comm
+	return []*[2]atomic.Int32{mc.flags, mc.directPuts, mc.directGets, &mc.gets, &mc.directSends}
 }
 
 func (c *Core) directFlags(kind DirectKind) *syncFlags {

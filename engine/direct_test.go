@@ -79,6 +79,8 @@ func (f *fakeDirect) WriteGets(pid int) {
 	f.mu.Unlock()
 }
 
+func (f *fakeDirect) Wired(int, func(int, []byte)) {}
+
 func (f *fakeDirect) WritePuts(pid int) {
 	puts, _ := f.logged(pid)
 	f.mu.Lock()

@@ -26,6 +26,21 @@ const (
 	kindGetReply
 )
 
+// KindPut is the record kind of a put, for a shim that packs puts itself
+// (DirectWire).
+const KindPut = kindPut
+
+// WireSlot is this core's registration slot of addr, for a put the shim
+// packs itself (DirectWire); -1 when addr is not registered (the engine's
+// path then reports the put).
+func (c *Core) WireSlot(addr unsafe.Pointer) int {
+	slot, ok := c.registeredSlot(addr)
+	if !ok {
+		return -1
+	}
+	return slot
+}
+
 func init() {
 	registerKind(kindPut, (*Core).applyPut)
 	registerKind(kindGetRequest, (*Core).serveGet)
@@ -222,6 +237,43 @@ func (c *Core) applyPut(src int, r record) {
 	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
 	if c.m.stats.on {
 		c.countRecv(len(r.data), false)
+	}
+}
+
+// applyPuts is applyPut for each record of a block of puts, the common
+// case of a data block, without a call per record: at 16 cores the calls
+// were a fifth of a put's cost in the engine.
+func (c *Core) applyPuts(src int, b *Block) {
+	checked := !c.local(src)
+	regs := c.comm.regs
+	mem := b.mem[:b.used]
+	var reg registration
+	last, bound := -1, 0 // the slot of reg, and its checked size
+	for len(mem) > 0 {
+		slot := int(binary.LittleEndian.Uint32(mem[4:]))
+		offset := int(binary.LittleEndian.Uint32(mem[8:]))
+		n := int(binary.LittleEndian.Uint32(mem[12:]))
+		data := mem[recHeader : recHeader+n]
+		mem = mem[recordSize(n):]
+		if slot != last {
+			reg, last = registration{}, slot
+			if slot < len(regs) {
+				reg = regs[slot]
+			}
+			bound = c.checkedSize(reg)
+		}
+		if checked && (reg.addr == nil && !reg.live || offset+n > bound) {
+			c.checkIncoming("bsp_put", src, slot, offset, n) // reports it
+			return
+		}
+		switch n { // a word without a call to memmove
+		case 8:
+			*(*[8]byte)(addAt(reg.addr, offset)) = [8]byte(data)
+		case 4:
+			*(*[4]byte)(addAt(reg.addr, offset)) = [4]byte(data)
+		default:
+			copy(bytesAt(addAt(reg.addr, offset), n), data)
+		}
 	}
 }
 

@@ -63,6 +63,11 @@ func (b *Block) Bytes() []byte { return b.mem[:b.used] }
 // not a sequence of whole records of known kinds.
 func (b *Block) Load(data []byte) error {
 	b.clear()
+	return b.Append(data)
+}
+
+// Append adds the packed records in data to the block's (Load).
+func (b *Block) Append(data []byte) error {
 	if err := b.grow(len(data)); err != nil {
 		return err
 	}
@@ -238,10 +243,23 @@ func (c *Core) deliver(lane Lane) {
 	t := c.m.comm.transport
 	for src := range c.m.cores {
 		if blk := t.In(lane, src, c.pid); blk != nil && blk.used > 0 {
+			if blk.count[kindPut] == blk.records() && !c.m.stats.on {
+				c.applyPuts(src, blk)
+				continue
+			}
 			blk.each(func(r record) { handlers[r.kind](c, src, r) })
 		}
 	}
 	t.Done(lane, c.pid)
+}
+
+// records is the number of records in the block.
+func (b *Block) records() int {
+	n := 0
+	for _, k := range b.count {
+		n += k
+	}
+	return n
 }
 
 // incoming sums, over every source, the records of kind waiting for c in

@@ -83,6 +83,7 @@ type World struct {
 	out           [][engine.Lanes][]*engine.Block // by local source, lane, destination pid
 	in            [engine.Lanes][][]*engine.Block // by lane, source pid, local destination
 	posted        [engine.Lanes]atomic.Bool
+	external      [][]externalRecords // by local source: OutExternal's, until the round
 	round         int
 	send, recv    []cBuffer // by rank
 	hdrOut, hdrIn []int64
@@ -113,10 +114,8 @@ func (b *cBuffer) bytes(n int) []byte { return unsafe.Slice((*byte)(unsafe.Point
 // header words each rank sends each other rank per round
 const (
 	hdrBytes = iota // of the block that follows (0: none)
-	hdrFlag0        // the sync flags, [2]
-	hdrFlag1
-	hdrKind // the barrier the rank's cores wait in (the scheduler's kind)
-	hdrWords
+	hdrKind         // the barrier the rank's cores wait in (the scheduler's kind)
+	hdrFlags        // the flag words (Round), two per set
 )
 
 // Diverged is a round in which the ranks' cores wait in different
@@ -135,9 +134,8 @@ func (p *Process) NewWorld(nprocs int) *World {
 	lo, n := p.Local(nprocs)
 	r := p.activeRanks(nprocs)
 	w := &World{p: p, nprocs: nprocs, lo: lo, n: n, ranks: r,
-		out:  make([][engine.Lanes][]*engine.Block, n),
+		out: make([][engine.Lanes][]*engine.Block, n), external: make([][]externalRecords, n),
 		send: make([]cBuffer, r), recv: make([]cBuffer, r),
-		hdrOut: make([]int64, r*hdrWords), hdrIn: make([]int64, r*hdrWords),
 		sendP: make([]*C.char, r), recvP: make([]*C.char, r),
 		sendN: make([]int64, r), recvN: make([]int64, r)}
 	for lane := range w.in {
@@ -147,6 +145,9 @@ func (p *Process) NewWorld(nprocs int) *World {
 }
 
 func (w *World) rankOf(pid int) int { return pid / w.p.PerRank }
+
+// LocalMemory: the cores of a rank share its memory (engine.LocalMemory).
+func (w *World) LocalMemory() bool { return true }
 
 // Local reports whether core pid runs in this process.
 func (w *World) Local(pid int) bool { return pid >= w.lo && pid < w.lo+w.n }
@@ -162,6 +163,21 @@ func (w *World) Out(lane engine.Lane, src, dst int) *engine.Block {
 		blocks[dst] = engine.NewBlock()
 	}
 	return blocks[dst]
+}
+
+// externalRecords are records another layer keeps (engine.ExternalOut).
+type externalRecords struct {
+	lane    engine.Lane
+	dst     int
+	records []byte
+}
+
+// OutExternal sends records (memory the caller keeps until the next
+// round) after what src packed for dst in lane.
+func (w *World) OutExternal(lane engine.Lane, src, dst int, records []byte) {
+	i := src - w.lo
+	w.external[i] = append(w.external[i], externalRecords{lane, dst, records})
+	w.Post(lane, src)
 }
 
 // Post marks lane for the next round.
@@ -220,8 +236,12 @@ func (w *World) Release() {
 // core of this rank to arrive, while the others wait. It sends what the
 // cores posted since the last round, merges the sync flags of every rank
 // into flags and unpacks what the others sent.
-func (w *World) Round(flags *[2]atomic.Int32, kind int) error {
+func (w *World) Round(flags []*[2]atomic.Int32, kind int) error {
 	me := w.p.Rank
+	hdrWords := hdrFlags + 2*len(flags)
+	if len(w.hdrOut) != w.ranks*hdrWords {
+		w.hdrOut, w.hdrIn = make([]int64, w.ranks*hdrWords), make([]int64, w.ranks*hdrWords)
+	}
 	for r := range w.ranks {
 		n := 0
 		if r != me {
@@ -231,23 +251,31 @@ func (w *World) Round(flags *[2]atomic.Int32, kind int) error {
 			}
 		}
 		h := w.hdrOut[r*hdrWords:]
-		h[hdrBytes], h[hdrFlag0], h[hdrFlag1], h[hdrKind] = int64(n), int64(flags[0].Load()), int64(flags[1].Load()), int64(kind)
+		h[hdrBytes], h[hdrKind] = int64(n), int64(kind)
+		for i, f := range flags {
+			h[hdrFlags+2*i], h[hdrFlags+2*i+1] = int64(f[0].Load()), int64(f[1].Load())
+		}
 		w.sendN[r], w.sendP[r] = int64(n), w.send[r].p
 	}
 	for lane := range w.posted {
 		w.posted[lane].Store(false)
 	}
-	if C.mpiw_alltoall((*C.int64_t)(&w.hdrOut[0]), (*C.int64_t)(&w.hdrIn[0]), hdrWords) != 0 {
+	for i := range w.external {
+		w.external[i] = w.external[i][:0]
+	}
+	if C.mpiw_alltoall((*C.int64_t)(&w.hdrOut[0]), (*C.int64_t)(&w.hdrIn[0]), C.int(hdrWords)) != 0 {
 		return errors.New("MPI_Alltoall failed")
 	}
-	if d := w.diverged(); d != nil {
+	if d := w.diverged(hdrWords); d != nil {
 		return d
 	}
 	for r := range w.ranks {
 		h := w.hdrIn[r*hdrWords:]
-		for i, v := range h[hdrFlag0 : hdrFlag1+1] {
-			if int32(v) > flags[i].Load() {
-				flags[i].Store(int32(v))
+		for i, f := range flags {
+			for j := range f {
+				if v := int32(h[hdrFlags+2*i+j]); v > f[j].Load() {
+					f[j].Store(v)
+				}
 			}
 		}
 		w.recvN[r] = 0
@@ -316,13 +344,16 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 			continue
 		}
 		for i := range w.out {
-			blocks := w.out[i][lane]
-			if blocks == nil {
-				continue
+			if blocks := w.out[i][lane]; blocks != nil {
+				for dst := lo; dst < hi; dst++ {
+					if b := blocks[dst]; b != nil && len(b.Bytes()) > 0 {
+						visit(engine.Lane(lane), w.lo+i, dst, b.Bytes())
+					}
+				}
 			}
-			for dst := lo; dst < hi; dst++ {
-				if b := blocks[dst]; b != nil && len(b.Bytes()) > 0 {
-					visit(engine.Lane(lane), w.lo+i, dst, b.Bytes())
+			for _, e := range w.external[i] {
+				if int(e.lane) == lane && e.dst >= lo && e.dst < hi && len(e.records) > 0 {
+					visit(e.lane, w.lo+i, e.dst, e.records)
 				}
 			}
 		}
@@ -352,7 +383,7 @@ func (w *World) unpack(buf []byte) error {
 			b = engine.NewBlock()
 			blocks[dst-w.lo] = b
 		}
-		if err := b.Load(buf[entryHeader : entryHeader+n]); err != nil {
+		if err := b.Append(buf[entryHeader : entryHeader+n]); err != nil { // Reset emptied it
 			return err
 		}
 		buf = buf[min(len(buf), entryHeader+pad8(n)):]
@@ -363,7 +394,7 @@ func (w *World) unpack(buf []byte) error {
 func pad8(n int) int { return (n + 7) &^ 7 }
 
 // diverged is the ranks' barrier kinds when they differ in this round.
-func (w *World) diverged() *Diverged {
+func (w *World) diverged(hdrWords int) *Diverged {
 	kinds := make([]int, w.ranks)
 	same := true
 	for r := range w.ranks {
