@@ -62,6 +62,8 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
     int n = ebsp_active_nprocs;
     if (!send_is_plain(tag_len, tag, payload, nbytes) || pid < 0 || pid >= n)
         return DIRECT_ELSEWHERE; /* the engine names what is wrong */
+    if (!world_local(pid))
+        return wire_send(self, pid, tag, payload, nbytes);
     struct ebsp_dlog *s = &self->sends;
     if (!allowed(self, s, DIRECT_SEND))
         return DIRECT_ELSEWHERE;
@@ -180,6 +182,39 @@ static int wire_slot(struct ebsp_core *self, const void *variable, int32_t stamp
     return self->wire_slot;
 }
 
+/* The log of records for pid in this superstep, or NULL. */
+static struct ebsp_dlog *wire_log(struct ebsp_core *self, int pid, int32_t stamp)
+{
+    if (!self->wire_to && !(self->wire_to = calloc((size_t)ebsp_active_nprocs, sizeof *self->wire_to)))
+        return NULL;
+    struct ebsp_dlog *d = &self->wire_to[pid];
+    if (d->stamp != stamp) {
+        d->stamp = stamp;
+        d->log.used = 0;
+    }
+    return d;
+}
+
+int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    int tag_len = self->tagsize;
+    if (!allowed(self, &self->wire, DIRECT_WIRE))
+        return DIRECT_ELSEWHERE;
+    struct ebsp_dlog *d = wire_log(self, pid, superstep_stamp(self));
+    int status = DIRECT_ELSEWHERE;
+    size_t len = (size_t)tag_len + (size_t)nbytes;
+    uint32_t *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
+    if (h) {
+        h[0] = WIRE_KIND_MESSAGE;
+        h[1] = (uint32_t)tag_len;
+        h[2] = 0;
+        h[3] = (uint32_t)len;
+        copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
+        copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
+    }
+    return status;
+}
+
 int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
 {
     int n = ebsp_active_nprocs;
@@ -187,15 +222,9 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         return DIRECT_ELSEWHERE; /* the engine names what is wrong */
     int32_t stamp = superstep_stamp(self);
     int slot = wire_slot(self, dst, stamp);
-    if (slot < 0)
+    struct ebsp_dlog *d = slot < 0 ? NULL : wire_log(self, pid, stamp);
+    if (!d)
         return DIRECT_ELSEWHERE;
-    if (!self->wire_to && !(self->wire_to = calloc((size_t)n, sizeof *self->wire_to)))
-        return DIRECT_ELSEWHERE;
-    struct ebsp_dlog *d = &self->wire_to[pid];
-    if (d->stamp != stamp) {
-        d->stamp = stamp;
-        d->log.used = 0;
-    }
     int status;
     uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
     if (h)

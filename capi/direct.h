@@ -37,7 +37,7 @@ enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2, DIRECT_WIRE = 3 };
 /* The engine's record of a put (engine/transport.go, drma.go: kindPut),
  * as wire_put packs it: kind, registration slot, offset, length, then
  * the bytes padded to 8. capi/twins.go checks the kind. */
-enum { WIRE_KIND_PUT = 1, WIRE_HEADER = 16 };
+enum { WIRE_KIND_PUT = 1, WIRE_KIND_MESSAGE = 4, WIRE_HEADER = 16 };
 
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
@@ -46,6 +46,9 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
  * another process: packed as the engine's record in the block for pid
  * (DIRECT_WIRE), which the engine takes in the sync. */
 int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
+/* A message to a core of another process, likewise (a tag of the core's
+ * tag size; direct_send checked the arguments). */
+int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
 
 struct put_entry {
     void *target; /* the byte the put starts at, in the target core's copy */

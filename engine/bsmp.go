@@ -212,6 +212,10 @@ func (c *Core) send(pid int, tag, payload unsafe.Pointer, nbytes int, checkMemor
 // payload the tag then the message's payload.
 const kindMessage = kindGetReply + 1
 
+// KindMessage is the record kind of a message, for a shim that packs
+// messages itself (DirectWire).
+const KindMessage = kindMessage
+
 func init() { registerKind(kindMessage, (*Core).receiveMessage) }
 
 // growInbox makes room for this superstep's incoming messages (count, and

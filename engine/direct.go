@@ -85,9 +85,9 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 }
 
 // LocalMemory is implemented by a transport whose cores in this process
-// share its memory (an MPI world's rank): a core may put to and get from
-// them directly (RemoteVariable answers for them only). Messages still
-// take the transport: the receiver reads direct ones in the sender's log.
+// share its memory (an MPI world's rank): a core may put to, get from and
+// send to them directly (RemoteVariable answers for them only, the shim
+// sends to the others as DirectWire records).
 type LocalMemory interface{ LocalMemory() bool }
 
 func (c *Core) directAllowed(kind DirectKind) bool {
@@ -95,7 +95,7 @@ func (c *Core) directAllowed(kind DirectKind) bool {
 	case *sharedMemory:
 		return kind != DirectWire
 	case LocalMemory:
-		return kind != DirectSend && t.LocalMemory()
+		return t.LocalMemory() // the shim sends to other processes through DirectWire
 	}
 	return false
 }

@@ -1,0 +1,77 @@
+/*
+ * mpi_floor.c -- Open MPI's own floor for a BSP superstep, measured in the
+ * same run as libebsp's numbers (make bench-mpi): an MPI_Barrier (the
+ * floor of an empty superstep), and an MPI_Alltoallv of the bytes of a
+ * superstep of 8-byte puts (the floor of put g). Prints RESULT lines.
+ *     mpicc -O2 mpi_floor.c -o mpi_floor && mpirun -n R ./mpi_floor [h] [seconds]
+ * h: the 8-byte puts each rank sends in one superstep, spread evenly over
+ * the other ranks (each as 24 bytes: libebsp's record of an 8-byte put).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static double per_call(void (*fn)(void *), void *arg, double seconds)
+{
+    long n = 1;
+    for (;;) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (long i = 0; i < n; i++)
+            fn(arg);
+        double t = MPI_Wtime() - t0;
+        MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (t >= seconds)
+            return t / (double)n;
+        n *= 2;
+    }
+}
+
+static void barrier(void *arg)
+{
+    (void)arg;
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+struct a2a {
+    char *send, *recv;
+    int *counts, *displs;
+};
+
+static void alltoallv(void *arg)
+{
+    struct a2a *a = arg;
+    MPI_Alltoallv(a->send, a->counts, a->displs, MPI_BYTE, a->recv, a->counts, a->displs, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, ranks;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    long h = argc > 1 ? atol(argv[1]) : 16384;
+    double seconds = argc > 2 ? atof(argv[2]) : 0.3;
+    struct a2a a;
+    a.counts = calloc((size_t)ranks, sizeof(int));
+    a.displs = calloc((size_t)ranks, sizeof(int));
+    long per = ranks > 1 ? h / (ranks - 1) : 0;
+    long total = 0;
+    for (int r = 0; r < ranks; r++) {
+        a.counts[r] = r == rank ? 0 : (int)(per * 24);
+        a.displs[r] = (int)total;
+        total += a.counts[r];
+    }
+    a.send = calloc((size_t)total + 1, 1);
+    a.recv = calloc((size_t)total + 1, 1);
+    double tb = per_call(barrier, NULL, seconds);
+    double ta = per_call(alltoallv, &a, seconds);
+    if (rank == 0) {
+        printf("RESULT mpi_ranks %d\n", ranks);
+        printf("RESULT mpi_barrier_us %.4f us\n", tb * 1e6);
+        printf("RESULT mpi_alltoallv_h%ld_us %.4f us (%ld bytes to each other rank)\n", h, ta * 1e6, per * 24);
+        printf("RESULT mpi_alltoallv_g_ns %.4f ns/word\n", h ? ta * 1e9 / (double)h : 0.0);
+    }
+    MPI_Finalize();
+    return 0;
+}
