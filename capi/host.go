@@ -54,9 +54,11 @@ func theMachine() (*engine.Machine, error) {
 			Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
 			Print:    coreLine,
 		})
-		machine.ShareSyncFlags((*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])),
+		machine.ShareSyncFlags([5]*[2]atomic.Int32{(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])),
 			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_put_flags[0])),
-			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_get_flags[0])))
+			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_get_flags[0])),
+			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_gets_flags[0])),
+			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sends_flags[0]))})
 		machine.SetDirectDRMA(directDRMA{})
 	})
 	return machine, machineErr

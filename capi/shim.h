@@ -206,6 +206,9 @@ extern int32_t ebsp_sync_flags[2];
  * direct puts (gets) in superstep s (direct.h); they do not raise the sync
  * flags. Only the engine writes them. */
 extern int32_t ebsp_put_flags[2], ebsp_get_flags[2];
+/* The engine's flags of gets and of direct sends (engine.Machine.SyncFlags),
+ * in C memory so that an MPI world's rounds (world/mpi/mpi.c) merge them. */
+extern int32_t ebsp_gets_flags[2], ebsp_sends_flags[2];
 
 /* ---- faults and the watchdog (faults.c) ---- */
 
@@ -308,7 +311,10 @@ static inline int world_local(int pid)
 {
     return ebsp_world_ranks <= 1 || (unsigned)(pid - ebsp_world_first) < (unsigned)ebsp_world_count;
 }
-extern int goWorldRound(int kind);
+/* An MPI world's section is running (its rounds: world.c). */
+extern int ebsp_world_section;
+extern void goWorldFailed(int code);
+extern void goWorldDiverged(void);
 /* Core pid's registration slot of variable, -1 when none (wire_put). */
 extern int goWireSlot(int pid, void *variable);
 extern void goWorldLocal(int nprocs, int *first, int *count);

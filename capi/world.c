@@ -1,16 +1,25 @@
 /*
- * The MPI world's hooks: a barrier round completed with the other ranks,
+ * The MPI world's hooks: a barrier round completed with the other ranks
+ * (world/mpi/mpi.c; no call into Go when no core has records to send),
  * and MPI ended when rank 0 exits (capi/world.go).
  */
 #include "shim.h"
+#include "../world/mpi/mpi.h"
 
 #include <stdlib.h>
 
-int ebsp_world_ranks, ebsp_world_rank, ebsp_world_first, ebsp_world_count;
+int ebsp_world_ranks, ebsp_world_rank, ebsp_world_first, ebsp_world_count, ebsp_world_section;
 
 static int world_round(int kind)
 {
-    return ebsp_world_ranks > 1 ? goWorldRound(kind) : 0;
+    if (!ebsp_world_section)
+        return 0;
+    int r = mpiw_round(kind);
+    if (r == MPIW_DIVERGED)
+        goWorldDiverged();
+    else if (r != 0)
+        goWorldFailed(r);
+    return r == 0 ? 0 : -1;
 }
 
 static const struct sched_hooks world_hooks = {.round = world_round};

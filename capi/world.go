@@ -4,13 +4,14 @@ package main
 // ranks of an Open MPI job when the program was started by mpirun.
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../world/mpi
 #include <stdlib.h>
 #include "shim.h"
+#include "mpi.h"
 */
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -69,8 +70,14 @@ func beginMPISection(m *engine.Machine, nprocs int) (int, error) {
 		endRank(0)
 	}
 	m.UseTransport(func(n int) engine.Transport {
-		mpiSection = mpiProc.NewWorld(n)
-		return mpiSection
+		w, err := mpiProc.NewWorld(n, m.SyncFlags())
+		if err != nil {
+			complain(fmt.Sprintf("bsp_begin: rank %d: %v", mpiProc.Rank, err))
+			mpiProc.Abort(1)
+		}
+		mpiSection = w
+		C.ebsp_world_section = 1
+		return w
 	})
 	return nprocs, nil
 }
@@ -95,32 +102,31 @@ func refuseMPI(call string) {
 	endRank(1)
 }
 
-// goWorldRound completes a barrier round with the other ranks (the
-// scheduler's round hook, world.c). 0, or -1 after printing why.
+// goWorldFailed reports a round that failed (world.c): an MPI call, or
+// the packing or unpacking of blocks (code: mpi.h's MPIW_*).
 //
-//export goWorldRound
-func goWorldRound(kind C.int) C.int {
-	if mpiSection == nil {
-		return 0
+//export goWorldFailed
+func goWorldFailed(code C.int) {
+	what := "an MPI call failed"
+	if err := mpiSection.Err(); code == C.MPIW_UNPACKED && err != nil {
+		what = err.Error()
 	}
-	err := mpiSection.Round(machine.SyncFlags(), int(kind))
-	if err == nil {
-		return 0
-	}
-	var d *mpi.Diverged
-	if !errors.As(err, &d) {
-		complain(fmt.Sprintf("rank %d: %v", mpiProc.Rank, err))
-		return -1
-	}
+	complain(fmt.Sprintf("rank %d: %s", mpiProc.Rank, what))
+}
+
+// goWorldDiverged reports, on rank 0, ranks whose cores wait in different
+// barriers; the other ranks wait for rank 0 to end the job.
+//
+//export goWorldDiverged
+func goWorldDiverged() {
 	if mpiProc.Rank != 0 {
-		select {} // rank 0 reports it and ends the job
+		select {}
 	}
 	lines := []string{"deadlock: the cores of the ranks wait in different barriers (they took different paths through the program):"}
-	for r, k := range d.Kinds {
-		lines = append(lines, fmt.Sprintf("  rank %d (cores from %02d): %v", r, mpiSection.First(r), engine.Where(k)))
+	for r := range mpiSection.Ranks() {
+		lines = append(lines, fmt.Sprintf("  rank %d (cores from %02d): %v", r, mpiSection.First(r), engine.Where(mpi.KindOf(r))))
 	}
 	complain(strings.Join(lines, "\n"))
-	return -1
 }
 
 // goWorldLocal gives the pids this rank runs in the section of nprocs
@@ -147,6 +153,7 @@ func goWorldEnd(code C.int) {
 		return
 	}
 	mpiSection = nil
+	C.ebsp_world_section = 0
 	if code != 0 {
 		C.out_flush()
 		mpiProc.Abort(int(code))
@@ -167,6 +174,7 @@ func goWorldFinalize() {
 func endMPISection() {
 	if mpiProc != nil {
 		mpiSection = nil
+		C.ebsp_world_section = 0
 		mpiAlone = true
 	}
 }

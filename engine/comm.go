@@ -51,7 +51,7 @@ type machineComm struct {
 	// direct puts, direct gets (C memory when shared), gets in superstep s
 	direct                 DirectDRMA
 	directPuts, directGets *syncFlags
-	gets, directSends      syncFlags
+	gets, directSends      *syncFlags
 
 	hostTag int  // ebsp_set_tagsize
 	endTag  int  // tag size the cores ended the last run with
@@ -113,9 +113,9 @@ func (m *Machine) startComm() error {
 		mc.limit = defaultCommLimit
 	}
 	if mc.flags == nil {
-		mc.flags, mc.directPuts, mc.directGets = new(syncFlags), new(syncFlags), new(syncFlags)
+		mc.flags, mc.directPuts, mc.directGets, mc.gets, mc.directSends = new(syncFlags), new(syncFlags), new(syncFlags), new(syncFlags), new(syncFlags)
 	}
-	for _, f := range []*syncFlags{mc.flags, mc.directPuts, mc.directGets, &mc.gets, &mc.directSends} {
+	for _, f := range m.SyncFlags() {
 		for i := range f {
 			f[i].Store(0) // an earlier run's superstep s is this run's too
 		}
@@ -208,13 +208,24 @@ func (m *Machine) UseTransport(make func(n int) Transport) {
 	m.comm.makeTransport = make
 }
 
-// ShareSyncFlags makes the engine keep its sync flags in flags and its
-// direct-put and direct-get flags in puts and gets, e.g. C memory that the
-// C shim's bsp_sync reads (see superstep.go).
-func (m *Machine) ShareSyncFlags(flags, puts, gets *[2]atomic.Int32) {
+// SyncFlags are every flag word whose value must be the same on every
+// core at a barrier: a world of several processes merges them (each holds
+// superstep+1 of the last superstep something happened in, so the
+// largest wins).
+func (m *Machine) SyncFlags() []*[2]atomic.Int32 {
+	mc := &m.comm
+	return []*[2]atomic.Int32{mc.flags, mc.directPuts, mc.directGets, mc.gets, mc.directSends}
+}
+
+// ShareSyncFlags makes the engine keep its flag words (SyncFlags: the
+// sync flags, then those of direct puts, direct gets, gets and direct
+// sends) in f, e.g. C memory that the C shim's bsp_sync reads (see
+// superstep.go) and a world of several processes merges.
+func (m *Machine) ShareSyncFlags(f [5]*[2]atomic.Int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.comm.flags, m.comm.directPuts, m.comm.directGets = flags, puts, gets
+	mc := &m.comm
+	mc.flags, mc.directPuts, mc.directGets, mc.gets, mc.directSends = f[0], f[1], f[2], f[3], f[4]
 }
 
 // outBlock is the transport's block for dst in lane, remembered: asking

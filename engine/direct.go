@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // Direct requests: bsp_put, bsp_get and bsp_send recorded by the C shim
 // (capi/direct.c) and carried out without parsing or packing. A put or a
@@ -74,7 +71,7 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
 	if kind == DirectSend {
 		// the engine queues the messages at the receivers (phase B)
-		c.flag(&mc.directSends)
+		c.flag(mc.directSends)
 		c.communicated()
 	} else if kind == DirectWire {
 		c.communicated() // the transport carries them
@@ -126,15 +123,6 @@ func (c *Core) takeWired() {
 // a copy less than Append.
 type ExternalOut interface {
 	OutExternal(lane Lane, src, dst int, records []byte)
-}
-
-// SyncFlags are every flag word whose value must be the same on every
-// core at a barrier: a world of several processes merges them (each holds
-// superstep+1 of the last superstep something happened in, so the
-// largest wins).
-func (m *Machine) SyncFlags() []*[2]atomic.Int32 {
-	mc := &m.comm
-	return []*[2]atomic.Int32{mc.flags, mc.directPuts, mc.directGets, &mc.gets, &mc.directSends}
 }
 
 func (c *Core) directFlags(kind DirectKind) *syncFlags {
@@ -189,7 +177,7 @@ func (c *Core) writeDirectPuts() {
 // sender writes them itself, and must not overtake a get destination that
 // its target writes in phase B.
 func (c *Core) putsAfterGets() bool {
-	return c.flagged(c.m.comm.directPuts) && (c.flagged(&c.m.comm.gets) || c.flagged(c.m.comm.directGets))
+	return c.flagged(c.m.comm.directPuts) && (c.flagged(c.m.comm.gets) || c.flagged(c.m.comm.directGets))
 }
 
 // directMessage is the header of a direct message in a sender's log
@@ -203,7 +191,7 @@ const DirectMessageHeader = unsafe.Sizeof(directMessage{})
 // superstep, by source pid, then issue order, where their senders keep
 // them (phase B, after the packed ones).
 func (c *Core) queueDirectMessages() {
-	if !c.flagged(&c.m.comm.directSends) {
+	if !c.flagged(c.m.comm.directSends) {
 		return
 	}
 	step := c.Superstep()

@@ -322,7 +322,7 @@ func (c *Core) get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, 
 	binary.LittleEndian.PutUint32(req[4:], uint32(len(cs.gets)))
 	cs.outBytes += nbytes // the reply
 	if len(cs.gets) == 0 {
-		c.flag(&c.m.comm.gets)
+		c.flag(c.m.comm.gets)
 	}
 	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
 	if c.m.stats.on {

@@ -1,7 +1,10 @@
 #include "mpi.h"
+#include "_cgo_export.h"
 
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Open MPI's handles are pointers to its predefined objects. */
 typedef void *MPI_Comm;
@@ -101,11 +104,6 @@ int mpiw_bcast_int(int *value)
     return M.bcast(value, 1, M.integer, 0, M.world) == MPI_SUCCESS ? 0 : -1;
 }
 
-int mpiw_alltoall(const int64_t *send, int64_t *recv, int words)
-{
-    return M.alltoall(send, words, M.int64, recv, words, M.int64, M.comm) == MPI_SUCCESS ? 0 : -1;
-}
-
 int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, char *const *recv, const int64_t *recv_len)
 {
     if (M.cap < 2 * ranks) {
@@ -163,4 +161,127 @@ int mpiw_finalize(void)
         return 0;
     M.finalized = 1;
     return M.finalize() == MPI_SUCCESS ? 0 : -1;
+}
+
+/* ---- rounds ---- */
+
+int mpiw_posted;
+
+static struct {
+    int ranks, me, nflags, round;
+    int32_t *const *flags;
+    int words;                   /* header words per rank */
+    int64_t *out, *in;           /* headers: [rank * words] */
+    char **send, **recv;         /* buffers by rank */
+    int64_t *send_cap, *recv_cap, *send_len, *recv_len;
+} X;
+
+enum { HDR_BYTES, HDR_KIND, HDR_FLAGS };
+
+void mpiw_section_end(void)
+{
+    for (int r = 0; r < X.ranks; r++) {
+        free(X.send[r]);
+        free(X.recv[r]);
+    }
+    free(X.out);
+    free(X.in);
+    free(X.send);
+    free(X.recv);
+    free(X.send_cap);
+    free(X.recv_cap);
+    free(X.send_len);
+    free(X.recv_len);
+    memset(&X, 0, sizeof X);
+}
+
+int mpiw_section(int ranks, int32_t *const *flags, int nflags)
+{
+    mpiw_section_end();
+    M.comm_rank(M.comm, &X.me);
+    X.ranks = ranks;
+    X.flags = flags;
+    X.nflags = nflags;
+    X.words = HDR_FLAGS + nflags;
+    size_t n = (size_t)ranks;
+    X.out = calloc(n * (size_t)X.words, sizeof *X.out);
+    X.in = calloc(n * (size_t)X.words, sizeof *X.in);
+    X.send = calloc(n, sizeof *X.send);
+    X.recv = calloc(n, sizeof *X.recv);
+    X.send_cap = calloc(n, sizeof *X.send_cap);
+    X.recv_cap = calloc(n, sizeof *X.recv_cap);
+    X.send_len = calloc(n, sizeof *X.send_len);
+    X.recv_len = calloc(n, sizeof *X.recv_len);
+    mpiw_posted = 0;
+    if (!X.out || !X.in || !X.send || !X.recv || !X.send_cap || !X.recv_cap || !X.send_len || !X.recv_len)
+        return -1;
+    return 0;
+}
+
+/* Room for n bytes in *buf of capacity *cap. */
+static char *reserve(char **buf, int64_t *cap, int64_t n)
+{
+    if (n > *cap) {
+        char *p = realloc(*buf, (size_t)n);
+        if (!p)
+            return NULL;
+        *buf = p;
+        *cap = n;
+    }
+    return *buf;
+}
+
+char *mpiw_send_buffer(int r, int64_t n)
+{
+    char *p = reserve(&X.send[r], &X.send_cap[r], n);
+    X.send_len[r] = p ? n : 0;
+    return p;
+}
+
+int mpiw_kind(int r)
+{
+    return r >= 0 && r < X.ranks ? (int)X.in[r * X.words + HDR_KIND] : -1;
+}
+
+int mpiw_round(int kind)
+{
+    memset(X.send_len, 0, (size_t)X.ranks * sizeof *X.send_len);
+    if (mpiw_posted) {
+        mpiw_posted = 0;
+        if (goMPIPack() != 0)
+            return MPIW_UNPACKED;
+    }
+    for (int r = 0; r < X.ranks; r++) {
+        int64_t *h = X.out + r * X.words;
+        h[HDR_BYTES] = X.send_len[r];
+        h[HDR_KIND] = kind;
+        for (int i = 0; i < X.nflags; i++)
+            h[HDR_FLAGS + i] = atomic_load((_Atomic int32_t *)X.flags[i]);
+    }
+    if (M.alltoall(X.out, X.words, M.int64, X.in, X.words, M.int64, M.comm) != MPI_SUCCESS)
+        return MPIW_FAILED;
+    for (int r = 0; r < X.ranks; r++)
+        if (X.in[r * X.words + HDR_KIND] != kind)
+            return MPIW_DIVERGED;
+    for (int r = 0; r < X.ranks; r++) {
+        const int64_t *h = X.in + r * X.words;
+        for (int i = 0; i < X.nflags; i++)
+            if ((int32_t)h[HDR_FLAGS + i] > atomic_load((_Atomic int32_t *)X.flags[i]))
+                atomic_store((_Atomic int32_t *)X.flags[i], (int32_t)h[HDR_FLAGS + i]);
+        X.recv_len[r] = r == X.me ? 0 : h[HDR_BYTES];
+        if (X.recv_len[r] > 0 && !reserve(&X.recv[r], &X.recv_cap[r], X.recv_len[r]))
+            return MPIW_FAILED;
+    }
+    X.round++;
+    if (mpiw_post(X.ranks, X.round & 0x7fff, X.send, X.send_len, X.recv, X.recv_len) != 0)
+        return MPIW_FAILED;
+    for (;;) {
+        int r = mpiw_next_arrival();
+        if (r == -1)
+            return 0;
+        if (r < 0)
+            return MPIW_FAILED;
+        if (goMPIUnpack(r, X.recv[r], X.recv_len[r]) != 0)
+            return MPIW_UNPACKED;
+    }
 }

@@ -17,9 +17,32 @@ int mpiw_init(int *rank, int *size, const char **why);
 int mpiw_split(int active);
 /* Rank 0's *value on every rank of the world. */
 int mpiw_bcast_int(int *value);
-/* Each rank sends words 64-bit values to each rank of the split
- * communicator: send[r*words+i] to rank r, recv[r*words+i] from rank r. */
-int mpiw_alltoall(const int64_t *send, int64_t *recv, int words);
+/* ---- the rounds of a section: the transmission layer ----
+ *
+ * A round completes a barrier of the section's cores with the other
+ * ranks: one all-to-all of headers (the bytes that follow for that rank,
+ * the barrier the rank's cores wait in, the flag words), then a block to
+ * each rank with bytes for it, the blocks received unpacked in order of
+ * arrival. It knows nothing of BSP: the Go side packs (goMPIPack, into
+ * mpiw_send_buffer) when mpiw_posted is set, and unpacks (goMPIUnpack);
+ * the flag words are merged by maximum. */
+
+/* Begins a section of ranks ranks, whose flag words (each an int32 that
+ * only grows) are flags[0..nflags-1]. Returns 0, or -1 out of memory. */
+int mpiw_section(int ranks, int32_t *const *flags, int nflags);
+void mpiw_section_end(void);
+/* Set when a core packed records since the last round. */
+extern int mpiw_posted;
+/* Room for n bytes to rank r in this round (goMPIPack). */
+char *mpiw_send_buffer(int r, int64_t n);
+/* A round whose cores wait in a barrier of kind: 0; MPIW_FAILED (an MPI
+ * call failed), MPIW_DIVERGED (ranks wait in different kinds: mpiw_kind),
+ * MPIW_UNPACKED (the Go side failed; it said why). */
+enum { MPIW_FAILED = -1, MPIW_DIVERGED = -2, MPIW_UNPACKED = -3 };
+int mpiw_round(int kind);
+/* The kind rank r waited in, in the last round. */
+int mpiw_kind(int r);
+
 /* One exchange of blocks: a receive of recv_len[r] bytes from each rank r
  * with recv_len[r] > 0, a send of send_len[r] bytes to each rank with
  * send_len[r] > 0 (buffers stay valid until mpiw_next_arrival returns -1). */

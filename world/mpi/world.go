@@ -1,11 +1,12 @@
 // Package mpi is the world of a section whose cores are spread over the
 // ranks of an Open MPI job: each rank runs consecutive pids, the engine
 // reaches the others through this transport. Per barrier round of a
-// section it sends each other rank one packed block of everything its
+// section (mpi.c's mpiw_round, called by the last core of the rank to
+// arrive) it sends each other rank one packed block of everything its
 // cores posted for that rank's cores (none when there is nothing), after
 // one all-to-all of small headers that is also the barrier and carries
-// the sync flags; it unpacks the blocks in order of arrival. It knows
-// nothing of BSP: blocks are the engine's, records opaque.
+// the engine's flag words; it unpacks the blocks in order of arrival. It
+// knows nothing of BSP: blocks are the engine's, records opaque.
 package mpi
 
 /*
@@ -82,66 +83,41 @@ type World struct {
 	ranks         int                             // ranks of the section
 	out           [][engine.Lanes][]*engine.Block // by local source, lane, destination pid
 	in            [engine.Lanes][][]*engine.Block // by lane, source pid, local destination
-	posted        [engine.Lanes]atomic.Bool
-	external      [][]externalRecords // by local source: OutExternal's, until the round
-	round         int
-	send, recv    []cBuffer // by rank
-	hdrOut, hdrIn []int64
-	sendP, recvP  []*C.char
-	sendN, recvN  []int64
+	external      [][]externalRecords             // by local source: OutExternal's, until the round
+	posted        [engine.Lanes]atomic.Bool       // lanes to pack in the next round
+	flags         **C.int32_t                     // the flag words, C memory
+	err           error                           // of the last pack or unpack
 }
 
-// cBuffer is C memory that MPI reads or writes after the call that posted it.
-type cBuffer struct {
-	p   *C.char
-	cap int
-}
-
-func (b *cBuffer) reserve(n int) error {
-	if n <= b.cap {
-		return nil
-	}
-	p := (*C.char)(C.realloc(unsafe.Pointer(b.p), C.size_t(n)))
-	if p == nil {
-		return fmt.Errorf("out of memory for a %d-byte MPI buffer", n)
-	}
-	b.p, b.cap = p, n
-	return nil
-}
-
-func (b *cBuffer) bytes(n int) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(b.p)), n) }
-
-// header words each rank sends each other rank per round
-const (
-	hdrBytes = iota // of the block that follows (0: none)
-	hdrKind         // the barrier the rank's cores wait in (the scheduler's kind)
-	hdrFlags        // the flag words (Round), two per set
-)
-
-// Diverged is a round in which the ranks' cores wait in different
-// barriers (bsp_sync on one, bsp_end on another): the program's cores took
-// different paths.
-type Diverged struct{ Kinds []int } // by rank
-
-func (d *Diverged) Error() string { return "the ranks' cores wait in different barriers" }
+// active is the section's world, for mpi.c's calls of goMPIPack and
+// goMPIUnpack.
+var active *World
 
 // entryHeader frames one engine block in a rank's block: lane, source,
 // destination, length.
 const entryHeader = 16
 
-// NewWorld is the transport of a section of nprocs cores (Agree first).
-func (p *Process) NewWorld(nprocs int) *World {
+// NewWorld is the transport of a section of nprocs cores (Agree first),
+// whose rounds merge the flag words of flags (C memory: they are read in
+// every round, by mpi.c).
+func (p *Process) NewWorld(nprocs int, flags []*[2]atomic.Int32) (*World, error) {
 	lo, n := p.Local(nprocs)
-	r := p.activeRanks(nprocs)
-	w := &World{p: p, nprocs: nprocs, lo: lo, n: n, ranks: r,
-		out: make([][engine.Lanes][]*engine.Block, n), external: make([][]externalRecords, n),
-		send: make([]cBuffer, r), recv: make([]cBuffer, r),
-		sendP: make([]*C.char, r), recvP: make([]*C.char, r),
-		sendN: make([]int64, r), recvN: make([]int64, r)}
+	w := &World{p: p, nprocs: nprocs, lo: lo, n: n, ranks: p.activeRanks(nprocs),
+		out: make([][engine.Lanes][]*engine.Block, n), external: make([][]externalRecords, n)}
 	for lane := range w.in {
 		w.in[lane] = make([][]*engine.Block, nprocs)
 	}
-	return w
+	words := unsafe.Slice((**C.int32_t)(C.malloc(C.size_t(2*len(flags))*C.size_t(unsafe.Sizeof((*C.int32_t)(nil))))), 2*len(flags))
+	for i, f := range flags {
+		words[2*i], words[2*i+1] = (*C.int32_t)(unsafe.Pointer(&f[0])), (*C.int32_t)(unsafe.Pointer(&f[1]))
+	}
+	w.flags = &words[0]
+	if C.mpiw_section(C.int(w.ranks), w.flags, C.int(len(words))) != 0 {
+		w.Release()
+		return nil, errors.New("out of memory for the MPI buffers")
+	}
+	active = w
+	return w, nil
 }
 
 func (w *World) rankOf(pid int) int { return pid / w.p.PerRank }
@@ -180,11 +156,12 @@ func (w *World) OutExternal(lane engine.Lane, src, dst int, records []byte) {
 	w.Post(lane, src)
 }
 
-// Post marks lane for the next round.
+// Post marks lane for the next round, which packs it once: its blocks
+// stay until Reset, and later rounds of the superstep send what was
+// posted after them.
 func (w *World) Post(lane engine.Lane, _ int) {
-	if !w.posted[lane].Load() {
-		w.posted[lane].Store(true)
-	}
+	w.posted[lane].Store(true)
+	C.mpiw_posted = 1
 }
 
 // In is what src posted for dst: in place from a core of this rank, else
@@ -225,37 +202,30 @@ func (w *World) Reset(pid int) {
 
 // Release frees the MPI buffers.
 func (w *World) Release() {
-	for i := range w.send {
-		C.free(unsafe.Pointer(w.send[i].p))
-		C.free(unsafe.Pointer(w.recv[i].p))
+	if active == w {
+		C.mpiw_section_end()
+		active = nil
 	}
-	w.send, w.recv = nil, nil
+	C.free(unsafe.Pointer(w.flags))
+	w.flags = nil
 }
 
-// Round completes a barrier round with the other ranks: called by the last
-// core of this rank to arrive, while the others wait. It sends what the
-// cores posted since the last round, merges the sync flags of every rank
-// into flags and unpacks what the others sent.
-func (w *World) Round(flags []*[2]atomic.Int32, kind int) error {
-	me := w.p.Rank
-	hdrWords := hdrFlags + 2*len(flags)
-	if len(w.hdrOut) != w.ranks*hdrWords {
-		w.hdrOut, w.hdrIn = make([]int64, w.ranks*hdrWords), make([]int64, w.ranks*hdrWords)
-	}
+// Err is what went wrong in the last round's packing or unpacking.
+func (w *World) Err() error { return w.err }
+
+// KindOf is the barrier rank r's cores waited in, in the last round.
+func KindOf(r int) int { return int(C.mpiw_kind(C.int(r))) }
+
+//export goMPIPack
+func goMPIPack() C.int {
+	w := active
 	for r := range w.ranks {
-		n := 0
-		if r != me {
-			var err error
-			if n, err = w.pack(r); err != nil {
-				return err
+		if r != w.p.Rank {
+			if err := w.pack(r); err != nil {
+				w.err = err
+				return -1
 			}
 		}
-		h := w.hdrOut[r*hdrWords:]
-		h[hdrBytes], h[hdrKind] = int64(n), int64(kind)
-		for i, f := range flags {
-			h[hdrFlags+2*i], h[hdrFlags+2*i+1] = int64(f[0].Load()), int64(f[1].Load())
-		}
-		w.sendN[r], w.sendP[r] = int64(n), w.send[r].p
 	}
 	for lane := range w.posted {
 		w.posted[lane].Store(false)
@@ -263,104 +233,83 @@ func (w *World) Round(flags []*[2]atomic.Int32, kind int) error {
 	for i := range w.external {
 		w.external[i] = w.external[i][:0]
 	}
-	if C.mpiw_alltoall((*C.int64_t)(&w.hdrOut[0]), (*C.int64_t)(&w.hdrIn[0]), C.int(hdrWords)) != 0 {
-		return errors.New("MPI_Alltoall failed")
+	return 0
+}
+
+//export goMPIUnpack
+func goMPIUnpack(rank C.int, buf *C.char, n C.int64_t) C.int {
+	w := active
+	if err := w.unpack(unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))); err != nil {
+		w.err = fmt.Errorf("from rank %d: %v", rank, err)
+		return -1
 	}
-	if d := w.diverged(hdrWords); d != nil {
-		return d
-	}
-	for r := range w.ranks {
-		h := w.hdrIn[r*hdrWords:]
-		for i, f := range flags {
-			for j := range f {
-				if v := int32(h[hdrFlags+2*i+j]); v > f[j].Load() {
-					f[j].Store(v)
-				}
-			}
-		}
-		w.recvN[r] = 0
-		if r != me && h[hdrBytes] > 0 {
-			if err := w.recv[r].reserve(int(h[hdrBytes])); err != nil {
-				return err
-			}
-			w.recvN[r] = h[hdrBytes]
-		}
-		w.recvP[r] = w.recv[r].p
-	}
-	w.round++
-	tag := C.int(w.round & 0x7fff)
-	sendP, recvP := (**C.char)(C.malloc(C.size_t(w.ranks)*C.size_t(unsafe.Sizeof(w.sendP[0])))), (**C.char)(C.malloc(C.size_t(w.ranks)*C.size_t(unsafe.Sizeof(w.recvP[0]))))
-	defer C.free(unsafe.Pointer(sendP))
-	defer C.free(unsafe.Pointer(recvP))
-	copy(unsafe.Slice(sendP, w.ranks), w.sendP)
-	copy(unsafe.Slice(recvP, w.ranks), w.recvP)
-	if C.mpiw_post(C.int(w.ranks), tag, sendP, (*C.int64_t)(&w.sendN[0]), recvP, (*C.int64_t)(&w.recvN[0])) != 0 {
-		return errors.New("MPI_Isend or MPI_Irecv failed")
-	}
-	for {
-		r := int(C.mpiw_next_arrival())
-		if r == -1 {
-			return nil
-		}
-		if r < 0 {
-			return errors.New("MPI_Waitany failed")
-		}
-		if err := w.unpack(w.recv[r].bytes(int(w.recvN[r]))); err != nil {
-			return fmt.Errorf("from rank %d: %v", r, err)
-		}
-	}
+	return 0
 }
 
 // pack writes into rank r's send buffer every posted block of this rank's
-// cores for r's cores, and returns its length.
-func (w *World) pack(r int) (int, error) {
+// cores for r's cores; the blocks of one source and destination in one
+// lane go as one entry.
+func (w *World) pack(r int) error {
 	lo, hi := r*w.p.PerRank, min((r+1)*w.p.PerRank, w.nprocs)
 	size := 0
-	w.eachPosted(lo, hi, func(_ engine.Lane, _, _ int, data []byte) { size += entryHeader + pad8(len(data)) })
+	w.eachPosted(lo, hi, func(_ engine.Lane, _, _ int, parts [][]byte) {
+		size += entryHeader
+		for _, p := range parts {
+			size += len(p)
+		}
+	})
 	if size == 0 {
-		return 0, nil
+		return nil
 	}
-	if err := w.send[r].reserve(size); err != nil {
-		return 0, err
+	p := C.mpiw_send_buffer(C.int(r), C.int64_t(size))
+	if p == nil {
+		return errors.New("out of memory for an MPI send buffer")
 	}
-	buf := w.send[r].bytes(size)
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(p)), size)
 	at := 0
-	w.eachPosted(lo, hi, func(lane engine.Lane, src, dst int, data []byte) {
+	w.eachPosted(lo, hi, func(lane engine.Lane, src, dst int, parts [][]byte) {
+		n := 0
+		for _, part := range parts {
+			n += copy(buf[at+entryHeader+n:], part)
+		}
 		binary.LittleEndian.PutUint32(buf[at:], uint32(lane))
 		binary.LittleEndian.PutUint32(buf[at+4:], uint32(src))
 		binary.LittleEndian.PutUint32(buf[at+8:], uint32(dst))
-		binary.LittleEndian.PutUint32(buf[at+12:], uint32(len(data)))
-		copy(buf[at+entryHeader:], data)
-		at += entryHeader + pad8(len(data))
+		binary.LittleEndian.PutUint32(buf[at+12:], uint32(n))
+		at += entryHeader + n
 	})
-	return size, nil
+	return nil
 }
 
-// eachPosted visits the non-empty blocks of posted lanes from this rank's
-// cores to cores lo..hi-1.
-func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int, data []byte)) {
+// eachPosted visits, for each posted lane, source of this rank and
+// destination among lo..hi-1, what the source has for it: its block, then
+// its external records (records are whole and padded, so they join).
+func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int, parts [][]byte)) {
+	var parts [][]byte
 	for lane := range w.posted {
 		if !w.posted[lane].Load() {
 			continue
 		}
 		for i := range w.out {
-			if blocks := w.out[i][lane]; blocks != nil {
-				for dst := lo; dst < hi; dst++ {
-					if b := blocks[dst]; b != nil && len(b.Bytes()) > 0 {
-						visit(engine.Lane(lane), w.lo+i, dst, b.Bytes())
+			for dst := lo; dst < hi; dst++ {
+				parts = parts[:0]
+				if blocks := w.out[i][lane]; blocks != nil && blocks[dst] != nil && len(blocks[dst].Bytes()) > 0 {
+					parts = append(parts, blocks[dst].Bytes())
+				}
+				for _, e := range w.external[i] {
+					if int(e.lane) == lane && e.dst == dst && len(e.records) > 0 {
+						parts = append(parts, e.records)
 					}
 				}
-			}
-			for _, e := range w.external[i] {
-				if int(e.lane) == lane && e.dst >= lo && e.dst < hi && len(e.records) > 0 {
-					visit(e.lane, w.lo+i, e.dst, e.records)
+				if len(parts) > 0 {
+					visit(engine.Lane(lane), w.lo+i, dst, parts)
 				}
 			}
 		}
 	}
 }
 
-// unpack loads a rank's block into the received blocks.
+// unpack appends a rank's block to the received blocks (Reset empties them).
 func (w *World) unpack(buf []byte) error {
 	for len(buf) > 0 {
 		if len(buf) < entryHeader {
@@ -383,28 +332,12 @@ func (w *World) unpack(buf []byte) error {
 			b = engine.NewBlock()
 			blocks[dst-w.lo] = b
 		}
-		if err := b.Append(buf[entryHeader : entryHeader+n]); err != nil { // Reset emptied it
+		if err := b.Append(buf[entryHeader : entryHeader+n]); err != nil {
 			return err
 		}
-		buf = buf[min(len(buf), entryHeader+pad8(n)):]
+		buf = buf[entryHeader+n:]
 	}
 	return nil
-}
-
-func pad8(n int) int { return (n + 7) &^ 7 }
-
-// diverged is the ranks' barrier kinds when they differ in this round.
-func (w *World) diverged(hdrWords int) *Diverged {
-	kinds := make([]int, w.ranks)
-	same := true
-	for r := range w.ranks {
-		kinds[r] = int(w.hdrIn[r*hdrWords+hdrKind])
-		same = same && kinds[r] == kinds[0]
-	}
-	if same {
-		return nil
-	}
-	return &Diverged{Kinds: kinds}
 }
 
 // Ranks is the number of ranks of the section.
