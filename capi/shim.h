@@ -313,7 +313,7 @@ static inline int world_local(int pid)
 }
 /* An MPI world's section is running (its rounds: world.c). */
 extern int ebsp_world_section;
-extern void goWorldFailed(int code);
+extern void goWorldFailed(int unpacking);
 extern void goWorldDiverged(void);
 /* Core pid's registration slot of variable, -1 when none (wire_put). */
 extern int goWireSlot(int pid, void *variable);

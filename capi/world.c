@@ -18,7 +18,7 @@ static int world_round(int kind)
     if (r == MPIW_DIVERGED)
         goWorldDiverged();
     else if (r != 0)
-        goWorldFailed(r);
+        goWorldFailed(r == MPIW_UNPACKED);
     return r == 0 ? 0 : -1;
 }
 

@@ -4,10 +4,8 @@ package main
 // ranks of an Open MPI job when the program was started by mpirun.
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../world/mpi
 #include <stdlib.h>
 #include "shim.h"
-#include "mpi.h"
 */
 import "C"
 
@@ -103,12 +101,12 @@ func refuseMPI(call string) {
 }
 
 // goWorldFailed reports a round that failed (world.c): an MPI call, or
-// the packing or unpacking of blocks (code: mpi.h's MPIW_*).
+// the packing or unpacking of blocks.
 //
 //export goWorldFailed
-func goWorldFailed(code C.int) {
+func goWorldFailed(unpacking C.int) {
 	what := "an MPI call failed"
-	if err := mpiSection.Err(); code == C.MPIW_UNPACKED && err != nil {
+	if err := mpiSection.Err(); unpacking != 0 && err != nil {
 		what = err.Error()
 	}
 	complain(fmt.Sprintf("rank %d: %s", mpiProc.Rank, what))
