@@ -294,6 +294,11 @@ __attribute__((constructor)) static void lqcd_register(void)
 static struct lqcd_core *core_of_caller(const char *call, int need_init)
 {
     struct ebsp_core *self = ebsp_self;
+    if (self && ebsp_world_section) {
+        seterr(LQCD_ERR_RANKS, "%s: this BSPlib section spans %d MPI ranks, and the LQCD API works within one process "
+               "(run the program without mpirun, or with -n 1 and EBSP_RANK_CORES)", call, ebsp_world_ranks);
+        return NULL;
+    }
     if (!self || !L.cores || self->pid >= L.n) {
         seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core (the LQCD calls belong in kernels)", call);
         return NULL;

@@ -73,7 +73,8 @@ enum lqcd_error {
     LQCD_ERR_TIMEOUT = 14,     /* waitFor / waitForMultiple: time is up */
     LQCD_ERR_PARTNER = 15,     /* the other side left its kernel (or shut down): the operation can never complete */
     LQCD_ERR_STOPPED = 16,     /* the run is being stopped (bsp_abort, deadlock, watchdog) */
-    LQCD_ERR_NOMEM = 17
+    LQCD_ERR_NOMEM = 17,
+    LQCD_ERR_RANKS = 18        /* the BSPlib section spans several MPI ranks: the API works within one process */
 };
 
 /* The most dimensions declareTopology accepts. */
