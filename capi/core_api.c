@@ -60,15 +60,24 @@ static int fast_sync_direct(int32_t s)
     int gets = flagged(ebsp_get_flags, s), puts = flagged(ebsp_put_flags, s);
     if (gets) {
         direct_read_gets();
-        if (sched_barrier(WHERE_SYNC) != 0)
+        if (sched_barrier_local(WHERE_SYNC) != 0)
             return 0;
         direct_write_gets();
-        if (puts && sched_barrier(WHERE_SYNC) != 0)
+        if (puts && sched_barrier_local(WHERE_SYNC) != 0)
             return 0;
     }
     if (puts)
         direct_write_puts();
-    return !(gets || puts) || sched_barrier(WHERE_SYNC) == 0;
+    return !(gets || puts) || sched_barrier_local(WHERE_SYNC) == 0;
+}
+
+/* The barrier before step of the engine's sync (engine/superstep.go):
+ * direct puts and gets, and the end of the superstep, touch memory of
+ * this process only (direct requests reach only its cores), so they need
+ * no round with other processes. */
+static int step_barrier(int step)
+{
+    return step >= STEP_PUTS ? sched_barrier_local(WHERE_SYNC) : sched_barrier(WHERE_SYNC);
 }
 
 /*
@@ -96,7 +105,7 @@ void bsp_sync(void)
             if (fast_sync_direct(s))
                 atomic_fetch_add((_Atomic int32_t *)&self->superstep, 1);
         } else
-            while ((step = goSyncStep(self->pid, step)) > 0 && sched_barrier(WHERE_SYNC) == 0)
+            while ((step = goSyncStep(self->pid, step)) > 0 && step_barrier(step) == 0)
                 ;
     }
     sched_leave_if_stopped();

@@ -390,7 +390,7 @@ static void stall(int kind)
  * self is the caller's core, read before: a coroutine core may come back
  * from the wait on another thread, where the ebsp_self address computed
  * before the wait is another thread's. */
-static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
+static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now, int world)
 {
     hooks_settle(self); /* e.g. the core's transfers land before anyone passes the barrier */
     if (atomic_load(&run.stopped))
@@ -410,7 +410,7 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
             return -1;
         }
         /* a world of several processes completes the round with them */
-        if (hooks_round(kind) != 0) {
+        if (world && hooks_round(kind) != 0) {
             sched_stop();
             return -1;
         }
@@ -422,21 +422,31 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now)
     return atomic_load(&run.stopped) ? -1 : 0;
 }
 
-int sched_barrier(enum ebsp_where kind)
+static int barrier(enum ebsp_where kind, int world)
 {
     struct ebsp_core *self = ebsp_self;
     if (kind == WHERE_END)
         atomic_fetch_add(&run.ended, 1);
-    int r = arrive(self, kind, 1);
+    int r = arrive(self, kind, 1, world);
     self->where = WHERE_RUNNING;
     return r < 0 ? -1 : 0;
+}
+
+int sched_barrier(enum ebsp_where kind)
+{
+    return barrier(kind, 1);
+}
+
+int sched_barrier_local(enum ebsp_where kind)
+{
+    return barrier(kind, 0);
 }
 
 int sched_host_sync(void)
 {
     struct ebsp_core *self = ebsp_self;
     unsigned gen = atomic_load(&run.gen);
-    int r = arrive(self, WHERE_HOST_SYNC, ebsp_sync_cb == NULL);
+    int r = arrive(self, WHERE_HOST_SYNC, ebsp_sync_cb == NULL, 1);
     if (r == 1 && ebsp_sync_cb) {
         /* the host runs the callback, then advances the generation */
         atomic_store(&run.host_sync_pending, 1);

@@ -102,6 +102,11 @@ int sched_join(void);
 /* Blocks until every core arrived with the same kind; returns 0, or -1 if the
  * run is being stopped (abort, deadlock). */
 int sched_barrier(enum ebsp_where kind);
+/* sched_barrier of the cores of this process only, for steps that touch
+ * no other process's data: no round hook (a world of several processes
+ * completes no round with the others). The same as sched_barrier in a run
+ * of one process. */
+int sched_barrier_local(enum ebsp_where kind);
 /* Like sched_barrier, and the host's sync callback runs once all arrived. */
 int sched_host_sync(void);
 /* Stops the run: every waiting core is released with -1. */

@@ -198,6 +198,10 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
 
 /* ---- bsp_sync (core_api.c) ---- */
 
+/* engine.FirstLocalStep: the steps of a sync from this one on need only a
+ * barrier of this process's cores (twins.go checks the value). */
+enum { STEP_PUTS = 3 };
+
 /* The engine's sync flags (engine/superstep.go): ebsp_sync_flags[s % 2]
  * is s + 1 when some core communicated in superstep s. Only the engine
  * writes them. */

@@ -106,6 +106,7 @@ var (
 var (
 	_ = [1]int{}[C.twin_send_entry_size-engine.DirectMessageHeader]
 	_ = [1]int{}[C.WIRE_KIND_PUT-engine.KindPut]
+	_ = [1]int{}[C.STEP_PUTS-engine.FirstLocalStep]
 	_ = [1]int{}[C.WIRE_KIND_MESSAGE-engine.KindMessage]
 	_ = [1]int{}[C.DIRECT_WIRE-engine.DirectWire]
 	_ = [1]int{}[C.twin_msg_size-engine.MessageBytes]

@@ -168,6 +168,10 @@ func (c *Core) disagreement(s, ref regSummary) *Error {
 // NULL on its core.
 func (c *Core) resolvePops(sums []regSummary) *Error {
 	plan := c.m.comm.popPlan[:0]
+	if len(sums[0].pops) == 0 {
+		c.m.comm.popPlan = plan
+		return nil
+	}
 	deciders := make([]int, len(sums[0].pops)) // the core that named plan[k], or -1
 	for k := range sums[0].pops {
 		target, by := popNull, -1

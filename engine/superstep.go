@@ -115,6 +115,12 @@ const (
 	stepGets          // direct gets' destinations, when only direct requests were made
 )
 
+// FirstLocalStep is the first step that touches memory of this process
+// only (direct requests reach its cores only; the end empties its own
+// blocks): the barrier before it and those after need no round with other
+// processes (capi/core_api.c).
+const FirstLocalStep = stepPuts
+
 func (c *Core) syncStep(step int) int {
 	switch step {
 	case stepFinish:
