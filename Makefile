@@ -14,7 +14,7 @@ GOSRC   := $(shell find capi engine emesh env world -name '*.go' -o -name '*.c' 
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
 
 all: lib
 
@@ -229,6 +229,11 @@ bench-comm: lib
 # (bench/bsplib/bsp_micro.c), alternately in one session: medians side by side.
 bench-bsplib: lib
 	bench/bsplib/run.sh
+
+# BSPlib programs across MPI ranks (2 x 1, 2 x 8, TCP), with Open MPI's own
+# barrier and all-to-all measured in the same run (LAYOUTS, ROUNDS).
+bench-mpi: lib
+	bench/mpi/run.sh
 
 # Stream throughput (MB/s down and up, with and without preload).
 bench-stream: lib

@@ -45,6 +45,7 @@ type record struct {
 // buffers before it unpacks: BSMP's inbox).
 type Block struct {
 	buffer
+	view  bool          // mem is another's (View)
 	count [maxKinds]int // records of each kind
 	bytes [maxKinds]int // their payload bytes
 }
@@ -68,10 +69,18 @@ func (b *Block) Load(data []byte) error {
 
 // Append adds the packed records in data to the block's (Load).
 func (b *Block) Append(data []byte) error {
+	if b.view {
+		return errors.New("engine: Append to a viewed block")
+	}
 	if err := b.grow(len(data)); err != nil {
 		return err
 	}
 	copy(b.take(len(data)), data)
+	return b.countRecords(data)
+}
+
+// countRecords adds the records in data to the block's counts of each kind.
+func (b *Block) countRecords(data []byte) error {
 	for mem := data; len(mem) > 0; {
 		if len(mem) < recHeader {
 			return errBadBlock
@@ -88,8 +97,23 @@ func (b *Block) Append(data []byte) error {
 	return nil
 }
 
-// Clear empties the block, keeping its memory.
-func (b *Block) Clear() { b.clear() }
+// Clear empties the block, keeping its memory (a view's: forgetting it).
+func (b *Block) Clear() {
+	if b.view {
+		b.mem, b.view = nil, false
+	}
+	b.clear()
+}
+
+// View makes the block show the packed records in data, memory it does
+// not own (a transport's receive buffer, valid until the engine has
+// delivered them), counting them; Clear ends the view. A viewed block is
+// only read.
+func (b *Block) View(data []byte) error {
+	b.Clear()
+	b.mem, b.used, b.view = data, len(data), true
+	return b.countRecords(data)
+}
 
 var errBadBlock = errors.New("engine: a received block is not a sequence of records")
 

@@ -3,9 +3,10 @@
  * same run as libebsp's numbers (make bench-mpi): an MPI_Barrier (the
  * floor of an empty superstep), and an MPI_Alltoallv of the bytes of a
  * superstep of 8-byte puts (the floor of put g). Prints RESULT lines.
- *     mpicc -O2 mpi_floor.c -o mpi_floor && mpirun -n R ./mpi_floor [h] [seconds]
- * h: the 8-byte puts each rank sends in one superstep, spread evenly over
- * the other ranks (each as 24 bytes: libebsp's record of an 8-byte put).
+ *     mpicc -O2 mpi_floor.c -o mpi_floor && mpirun -n R ./mpi_floor [h] [seconds] [bytes]
+ * h: the words each rank sends to other ranks in one superstep, spread
+ * evenly over them, of bytes each (default 8: the payload of an 8-byte
+ * put; 24 is libebsp's record of one).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -52,13 +53,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     long h = argc > 1 ? atol(argv[1]) : 16384;
     double seconds = argc > 2 ? atof(argv[2]) : 0.3;
+    long bytes = argc > 3 ? atol(argv[3]) : 8;
     struct a2a a;
     a.counts = calloc((size_t)ranks, sizeof(int));
     a.displs = calloc((size_t)ranks, sizeof(int));
     long per = ranks > 1 ? h / (ranks - 1) : 0;
     long total = 0;
     for (int r = 0; r < ranks; r++) {
-        a.counts[r] = r == rank ? 0 : (int)(per * 24);
+        a.counts[r] = r == rank ? 0 : (int)(per * bytes);
         a.displs[r] = (int)total;
         total += a.counts[r];
     }
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         printf("RESULT mpi_ranks %d\n", ranks);
         printf("RESULT mpi_barrier_us %.4f us\n", tb * 1e6);
-        printf("RESULT mpi_alltoallv_h%ld_us %.4f us (%ld bytes to each other rank)\n", h, ta * 1e6, per * 24);
+        printf("RESULT mpi_alltoallv_us %.4f us (%ld words of %ld bytes to each other rank)\n", ta * 1e6, per, bytes);
         printf("RESULT mpi_alltoallv_g_ns %.4f ns/word\n", h ? ta * 1e9 / (double)h : 0.0);
     }
     MPI_Finalize();

@@ -172,8 +172,8 @@ static struct {
     int32_t *const *flags;
     int words;                   /* header words per rank */
     int64_t *out, *in;           /* headers: [rank * words] */
-    char **send, **recv;         /* buffers by rank */
-    int64_t *send_cap, *recv_cap, *send_len, *recv_len;
+    char **send, **recv[2];      /* buffers by rank; receives by the round's parity */
+    int64_t *send_cap, *recv_cap[2], *send_len, *recv_len;
 } X;
 
 enum { HDR_BYTES, HDR_KIND, HDR_FLAGS };
@@ -182,14 +182,17 @@ void mpiw_section_end(void)
 {
     for (int r = 0; r < X.ranks; r++) {
         free(X.send[r]);
-        free(X.recv[r]);
+        for (int k = 0; k < 2; k++)
+            free(X.recv[k][r]);
     }
     free(X.out);
     free(X.in);
     free(X.send);
-    free(X.recv);
     free(X.send_cap);
-    free(X.recv_cap);
+    for (int k = 0; k < 2; k++) {
+        free(X.recv[k]);
+        free(X.recv_cap[k]);
+    }
     free(X.send_len);
     free(X.recv_len);
     memset(&X, 0, sizeof X);
@@ -207,13 +210,17 @@ int mpiw_section(int ranks, int32_t *const *flags, int nflags)
     X.out = calloc(n * (size_t)X.words, sizeof *X.out);
     X.in = calloc(n * (size_t)X.words, sizeof *X.in);
     X.send = calloc(n, sizeof *X.send);
-    X.recv = calloc(n, sizeof *X.recv);
     X.send_cap = calloc(n, sizeof *X.send_cap);
-    X.recv_cap = calloc(n, sizeof *X.recv_cap);
+    for (int k = 0; k < 2; k++) {
+        X.recv[k] = calloc(n, sizeof *X.recv[k]);
+        X.recv_cap[k] = calloc(n, sizeof *X.recv_cap[k]);
+        if (!X.recv[k] || !X.recv_cap[k])
+            return -1;
+    }
     X.send_len = calloc(n, sizeof *X.send_len);
     X.recv_len = calloc(n, sizeof *X.recv_len);
     mpiw_posted = 0;
-    if (!X.out || !X.in || !X.send || !X.recv || !X.send_cap || !X.recv_cap || !X.send_len || !X.recv_len)
+    if (!X.out || !X.in || !X.send || !X.send_cap || !X.send_len || !X.recv_len)
         return -1;
     return 0;
 }
@@ -263,17 +270,18 @@ int mpiw_round(int kind)
     for (int r = 0; r < X.ranks; r++)
         if (X.in[r * X.words + HDR_KIND] != kind)
             return MPIW_DIVERGED;
+    X.round++;
+    int k = X.round & 1; /* the blocks of the last round stay valid: the Go side reads them in place */
     for (int r = 0; r < X.ranks; r++) {
         const int64_t *h = X.in + r * X.words;
         for (int i = 0; i < X.nflags; i++)
             if ((int32_t)h[HDR_FLAGS + i] > atomic_load((_Atomic int32_t *)X.flags[i]))
                 atomic_store((_Atomic int32_t *)X.flags[i], (int32_t)h[HDR_FLAGS + i]);
         X.recv_len[r] = r == X.me ? 0 : h[HDR_BYTES];
-        if (X.recv_len[r] > 0 && !reserve(&X.recv[r], &X.recv_cap[r], X.recv_len[r]))
+        if (X.recv_len[r] > 0 && !reserve(&X.recv[k][r], &X.recv_cap[k][r], X.recv_len[r]))
             return MPIW_FAILED;
     }
-    X.round++;
-    if (mpiw_post(X.ranks, X.round & 0x7fff, X.send, X.send_len, X.recv, X.recv_len) != 0)
+    if (mpiw_post(X.ranks, X.round & 0x7fff, X.send, X.send_len, X.recv[k], X.recv_len) != 0)
         return MPIW_FAILED;
     for (;;) {
         int r = mpiw_next_arrival();
@@ -281,7 +289,7 @@ int mpiw_round(int kind)
             return 0;
         if (r < 0)
             return MPIW_FAILED;
-        if (goMPIUnpack(r, X.recv[r], X.recv_len[r]) != 0)
+        if (goMPIUnpack(r, X.recv[k][r], X.recv_len[r]) != 0)
             return MPIW_UNPACKED;
     }
 }

@@ -24,8 +24,9 @@ int mpiw_bcast_int(int *value);
  * the barrier the rank's cores wait in, the flag words), then a block to
  * each rank with bytes for it, the blocks received unpacked in order of
  * arrival. It knows nothing of BSP: the Go side packs (goMPIPack, into
- * mpiw_send_buffer) when mpiw_posted is set, and unpacks (goMPIUnpack);
- * the flag words are merged by maximum. */
+ * mpiw_send_buffer) when mpiw_posted is set, and unpacks (goMPIUnpack:
+ * the block stays valid until the round after next, so it is read in
+ * place); the flag words are merged by maximum. */
 
 /* Begins a section of ranks ranks, whose flag words (each an int32 that
  * only grows) are flags[0..nflags-1]. Returns 0, or -1 out of memory. */

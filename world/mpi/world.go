@@ -309,7 +309,7 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 	}
 }
 
-// unpack appends a rank's block to the received blocks (Reset empties them).
+// unpack makes the received blocks show a rank's block (Reset ends it).
 func (w *World) unpack(buf []byte) error {
 	for len(buf) > 0 {
 		if len(buf) < entryHeader {
@@ -332,7 +332,9 @@ func (w *World) unpack(buf []byte) error {
 			b = engine.NewBlock()
 			blocks[dst-w.lo] = b
 		}
-		if err := b.Append(buf[entryHeader : entryHeader+n]); err != nil {
+		// in place: mpi.c keeps the block until the round after next, and
+		// the engine delivers it before then (a lane comes in one round)
+		if err := b.View(buf[entryHeader : entryHeader+n]); err != nil {
 			return err
 		}
 		buf = buf[entryHeader+n:]

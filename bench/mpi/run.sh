@@ -1,0 +1,79 @@
+#!/bin/sh
+# BSPlib programs across MPI ranks, against Open MPI's own floor measured
+# in the same run: bench/bsplib/bsp_micro.c under mpirun in each layout
+# (ranks x EBSP_RANK_CORES), and mpi_floor.c (an MPI_Barrier; an
+# MPI_Alltoallv of the bytes that cross ranks in a superstep of 8-byte
+# puts) with the same ranks. Prints medians of ROUNDS launches and the
+# ratios: empty superstep / MPI_Barrier, put superstep / MPI_Alltoallv.
+#
+#   bench/mpi/run.sh            (after make lib; `make bench-mpi`)
+#   LAYOUTS="2x1 2x8 tcp:2x1" ROUNDS=3 SECONDS_PER_TEST=0.3
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$here/bin
+mkdir -p "$bin"
+if ! command -v mpirun >/dev/null; then
+    echo "bench-mpi: SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
+    exit 0
+fi
+"$root/bin/bspcc" -std=gnu99 -O2 "$root/bench/bsplib/bsp_micro.c" -o "$bin/bsp_micro"
+floor=no
+if command -v mpicc >/dev/null; then
+    mpicc -std=gnu99 -O2 "$here/mpi_floor.c" -o "$bin/mpi_floor"
+    floor=yes
+else
+    echo "(mpicc not found: Open MPI's floor is not measured; apt-get install libopenmpi-dev)"
+fi
+opts="--oversubscribe"
+[ "$(id -u)" = 0 ] && opts="$opts --allow-run-as-root"
+secs=${SECONDS_PER_TEST:-0.3}
+H=16384 # bsp_micro's largest h
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
+    btl=""
+    case $layout in tcp:*) btl="--mca btl self,tcp"; layout=${layout#tcp:} ;; esac
+    R=${layout%x*}
+    C=${layout#*x}
+    P=$((R * C))
+    res=$bin/results-$R-$C.txt
+    : >"$res"
+    i=1
+    while [ "$i" -le "${ROUNDS:-3}" ]; do
+        # shellcheck disable=SC2086
+        mpirun $opts $btl -n "$R" -x EBSP_RANK_CORES="$C" "$bin/bsp_micro" "$P" "$secs" |
+            sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp \1 \2/p; s/^DETAIL put8 h=$H T_us=\([0-9.]*\)/ebsp put8_h${H}_us \1/p;
+                s/^DETAIL blk mode=put blk_bytes=\([0-9]*\) T_us=\([0-9.]*\)/ebsp blk_bytes \1\nebsp put_blk_us \2/p" >>"$res"
+        if [ "$floor" = yes ]; then
+            # the 8-byte words that cross ranks in one superstep of the put test, per rank:
+            # each core sends H words over the other P-1 cores, of which P-C are on other ranks
+            words=$((C * H * (P - C) / (P - 1)))
+            # shellcheck disable=SC2086
+            mpirun $opts $btl -n "$R" "$bin/mpi_floor" "$words" "$secs" 8 |
+                sed -n "s/^RESULT \(mpi_[a-z_]*\) \([-0-9.e+]*\) .*/mpi \1 \2/p" >>"$res"
+            # the block test: each core puts one block to every other core
+            blk=$(awk '$1 == "ebsp" && $2 == "blk_bytes" { b = $3 } END { print b + 0 }' "$res")
+            # shellcheck disable=SC2086
+            [ "$blk" -gt 0 ] && mpirun $opts $btl -n "$R" "$bin/mpi_floor" $((C * (P - C))) "$secs" "$blk" |
+                sed -n "s/^RESULT mpi_alltoallv_us \([-0-9.e+]*\) .*/mpi blk_alltoallv_us \1/p" >>"$res"
+        fi
+        i=$((i + 1))
+    done
+    get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$res" | median; }
+    echo "== $R ranks x $C cores (P=$P)${btl:+, TCP only}: medians of ${ROUNDS:-3}"
+    for m in sync_us put8_g_ns put8_h${H}_us put_blk_GBps get_blk_GBps send16_Mmsgps; do
+        echo "  libebsp $m $(get ebsp "$m")"
+    done
+    if [ "$floor" = yes ]; then
+        b=$(get mpi mpi_barrier_us)
+        a=$(get mpi mpi_alltoallv_us)
+        s=$(get ebsp sync_us)
+        p=$(get ebsp put8_h${H}_us)
+        k=$(get ebsp put_blk_us)
+        ka=$(get mpi blk_alltoallv_us)
+        echo "  Open MPI: MPI_Barrier $b us; MPI_Alltoallv of the bytes that cross ranks in the 8-byte put superstep $a us, in the block superstep $ka us"
+        awk -v s="$s" -v b="$b" -v p="$p" -v a="$a" -v k="$k" -v ka="$ka" 'BEGIN {
+            printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f\n",
+                s / b, '"$H"', p / a, k / ka }'
+    fi
+done
