@@ -14,7 +14,7 @@ GOSRC   := $(shell find capi engine emesh env world -name '*.go' -o -name '*.c' 
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
 
 all: lib
 
@@ -111,7 +111,7 @@ check: lib lib32 vet test-shim
 	$(GO) test -count=1 ./engine/ -transport=copy
 	EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/... ./gotests/...
 
-test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c32 test-stress test-purego test-python test-asan
+test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c-copy test-c32 test-stress test-purego test-python test-asan
 
 # The C tests whose outcome depends on the order in which the cores run (a
 # `stress` file in their directory says why) run STRESS_RUNS times under
@@ -197,6 +197,11 @@ test-go32:
 # those with an `m32` file are built with -m32 against lib32.
 test-c: lib lib32
 	$(GO) test -count=1 ./ctests/...
+
+# Every C test in the test world that copies each block between cores, as
+# a world of several processes does (EBSP_WORLD=copy: no direct requests).
+test-c-copy: lib lib32
+	EBSP_WORLD=copy EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/...
 
 # Every C test again, built with -m32 against lib32, but for cycles (1000
 # runs in one process: leaks are the 64-bit run's business, and it is the

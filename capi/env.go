@@ -58,6 +58,9 @@ func configureRun(m *engine.Machine) {
 	rest, err := env.RestOf(cGetenv)
 	report(err)
 	C.ebsp_rest = C.int(rest)
+	copyWorld, err := env.WorldCopyOf(cGetenv)
+	report(err)
+	chooseWorld(m, copyWorld)
 }
 
 // report prints a setting that could not be used, and what is used instead.

@@ -80,6 +80,19 @@ func beginMPISection(m *engine.Machine, nprocs int) (int, error) {
 	return nprocs, nil
 }
 
+// chooseWorld sets the world of the next run, unless an MPI section set
+// it: shared memory, or with copy the test world that copies every block.
+func chooseWorld(m *engine.Machine, copy bool) {
+	if mpiProc != nil && !mpiAlone {
+		return
+	}
+	if copy {
+		m.UseTransport(engine.NewCopyingTransport)
+	} else {
+		m.UseTransport(nil)
+	}
+}
+
 // endRank ends this rank's process after its part of the job.
 func endRank(code int) {
 	C.out_flush()

@@ -210,7 +210,7 @@ func TestDirectPutsRefused(t *testing.T) {
 	}{
 		{"strict checks", func(m *Machine) { m.CommConfig(CheckStrict, 0) }},
 		{"statistics", func(m *Machine) { m.SetStats(true) }},
-		{"another transport", func(m *Machine) { m.UseTransport(newCopyingTransport) }},
+		{"another transport", func(m *Machine) { m.UseTransport(NewCopyingTransport) }},
 		{"no shim", func(m *Machine) { m.SetDirectDRMA(nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -48,7 +48,7 @@ const (
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores}
+var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores, World}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -94,6 +94,24 @@ func countOf(get Getenv, name string, max int, unit, fallback string) (int, erro
 		return 0, fmt.Errorf("%s=%q: want a number of %s from 1 to %d; using %s", name, v, unit, max, fallback)
 	}
 	return n, nil
+}
+
+// World names the test world: "copy" moves every block between cores
+// through a copy, as between processes (engine.NewCopyingTransport).
+const World = "EBSP_WORLD"
+
+// WorldCopyOf is EBSP_WORLD: true for "copy", false when unset or
+// "shared"; anything else is an error, returned to be reported, with
+// false.
+func WorldCopyOf(get Getenv) (bool, error) {
+	switch v := strings.TrimSpace(get(World)); v {
+	case "", "shared":
+		return false, nil
+	case "copy":
+		return true, nil
+	default:
+		return false, fmt.Errorf("%s=%q: want shared or copy; using shared", World, v)
+	}
 }
 
 // RankCores names the cores each MPI rank runs (default 1).
