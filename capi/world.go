@@ -42,6 +42,11 @@ func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
 	}
 	mpiProc = p
 	C.ebsp_world_ranks, C.ebsp_world_rank = C.int(p.Ranks), C.int(p.Rank)
+	test, err := env.MPITestOf(get)
+	if err != nil {
+		complain(err.Error())
+	}
+	p.TestSettings(test.DelayRank, test.DelayMS, test.Trace)
 	return emesh.SquarestMesh(p.Cores())
 }
 

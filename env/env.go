@@ -48,7 +48,7 @@ const (
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores, World}
+var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores, MPITest, World}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -112,6 +112,38 @@ func WorldCopyOf(get Getenv) (bool, error) {
 	default:
 		return false, fmt.Errorf("%s=%q: want shared or copy; using shared", World, v)
 	}
+}
+
+// MPITest names the settings for tests of the MPI world:
+// "delay=R:MS" (rank R waits MS ms before it sends its blocks in each
+// round) and "trace" (each rank prints the order in which blocks arrived).
+const MPITest = "EBSP_MPI_TEST"
+
+// MPITestSettings is EBSP_MPI_TEST.
+type MPITestSettings struct {
+	DelayRank, DelayMS int
+	Trace              bool
+}
+
+// MPITestOf is EBSP_MPI_TEST; no delay (rank -1) when unset, or on an
+// error, returned to be reported.
+func MPITestOf(get Getenv) (MPITestSettings, error) {
+	s := MPITestSettings{DelayRank: -1}
+	for _, part := range strings.Split(get(MPITest), ",") {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "":
+		case part == "trace":
+			s.Trace = true
+		case strings.HasPrefix(part, "delay="):
+			if _, err := fmt.Sscanf(part, "delay=%d:%d", &s.DelayRank, &s.DelayMS); err != nil || s.DelayMS < 0 {
+				return MPITestSettings{DelayRank: -1}, fmt.Errorf("%s=%q: want delay=RANK:MS and/or trace; using none", MPITest, get(MPITest))
+			}
+		default:
+			return MPITestSettings{DelayRank: -1}, fmt.Errorf("%s=%q: want delay=RANK:MS and/or trace; using none", MPITest, get(MPITest))
+		}
+	}
+	return s, nil
 }
 
 // RankCores names the cores each MPI rank runs (default 1).

@@ -3,8 +3,10 @@
 
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Open MPI's handles are pointers to its predefined objects. */
 typedef void *MPI_Comm;
@@ -178,6 +180,26 @@ static struct {
 
 enum { HDR_BYTES, HDR_KIND, HDR_FLAGS };
 
+/* For tests of first-arrival unpacking (mpiw_test_settings). */
+static struct {
+    int delay_rank, delay_ms, trace;
+} T = {-1, 0, 0};
+
+void mpiw_test_settings(int delay_rank, int delay_ms, int trace)
+{
+    T.delay_rank = delay_rank;
+    T.delay_ms = delay_ms;
+    T.trace = trace;
+}
+
+static void test_delay(void)
+{
+    if (T.delay_rank == X.me && T.delay_ms > 0) {
+        struct timespec ts = {T.delay_ms / 1000, (long)(T.delay_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void mpiw_section_end(void)
 {
     for (int r = 0; r < X.ranks; r++) {
@@ -281,15 +303,23 @@ int mpiw_round(int kind)
         if (X.recv_len[r] > 0 && !reserve(&X.recv[k][r], &X.recv_cap[k][r], X.recv_len[r]))
             return MPIW_FAILED;
     }
+    test_delay();
     if (mpiw_post(X.ranks, X.round & 0x7fff, X.send, X.send_len, X.recv[k], X.recv_len) != 0)
         return MPIW_FAILED;
+    char order[256];
+    int at = 0;
     for (;;) {
         int r = mpiw_next_arrival();
         if (r == -1)
-            return 0;
+            break;
         if (r < 0)
             return MPIW_FAILED;
+        if (T.trace && at < (int)sizeof order - 16)
+            at += snprintf(order + at, sizeof order - (size_t)at, " %d", r);
         if (goMPIUnpack(r, X.recv[k][r], X.recv_len[r]) != 0)
             return MPIW_UNPACKED;
     }
+    if (T.trace && at > 0)
+        fprintf(stderr, "ebsp mpi: rank %d round %d: blocks arrived from%s\n", X.me, X.round, order);
+    return 0;
 }

@@ -43,6 +43,10 @@ enum { MPIW_FAILED = -1, MPIW_DIVERGED = -2, MPIW_UNPACKED = -3 };
 int mpiw_round(int kind);
 /* The kind rank r waited in, in the last round. */
 int mpiw_kind(int r);
+/* For tests of first-arrival unpacking: rank delay_rank waits delay_ms
+ * before it sends its blocks in each round; with trace every rank prints
+ * on stderr, per round with blocks, the ranks in the order they arrived. */
+void mpiw_test_settings(int delay_rank, int delay_ms, int trace);
 
 /* One exchange of blocks: a receive of recv_len[r] bytes from each rank r
  * with recv_len[r] > 0, a send of send_len[r] bytes to each rank with

@@ -42,6 +42,17 @@ func Join(perRank int) (*Process, error) {
 	return &Process{Rank: int(rank), Ranks: int(ranks), PerRank: perRank}, nil
 }
 
+// TestSettings makes rank delayRank wait delayMS before it sends its
+// blocks in each round, and with trace every rank print the order in
+// which blocks arrived (for tests of first-arrival unpacking).
+func (p *Process) TestSettings(delayRank, delayMS int, trace bool) {
+	t := 0
+	if trace {
+		t = 1
+	}
+	C.mpiw_test_settings(C.int(delayRank), C.int(delayMS), C.int(t))
+}
+
 // Cores is the number of cores of the whole job.
 func (p *Process) Cores() int { return p.Ranks * p.PerRank }
 
