@@ -27,6 +27,14 @@ type coreStep struct {
 	msgs          int           // bsp_send messages this core sent
 	cpu           int64         // ns of its thread's CPU time from leaving the last sync (or bsp_begin) to reaching this one
 	traffic       emesh.Traffic // what the predicted board time charges
+	wire          [2]int64      // the transport's messages and bytes to other processes until it left (TrafficCounter)
+	wired         bool          // the transport counts them
+}
+
+// TrafficCounter is implemented by a transport that sends messages to
+// other processes: what this process sent so far, for EBSP_STATS.
+type TrafficCounter interface {
+	Traffic() (msgs, bytes int64)
 }
 
 // stepCounters accumulate the current superstep of a core.
@@ -133,19 +141,27 @@ func (c *Core) stepLeft() {
 	last.leave = time.Since(c.m.stats.start)
 	last.sent, last.recv, last.msgs = c.step.sent, c.step.recv, c.step.msgs
 	last.traffic = c.step.traffic
+	if t, ok := c.m.comm.transport.(TrafficCounter); ok {
+		last.wire[0], last.wire[1] = t.Traffic()
+		last.wired = true
+	}
 	c.step = stepCounters{cpuMark: emesh.ThreadCPU()}
 }
 
 // StepSummary is one superstep over all cores.
 type StepSummary struct {
 	Step      int     `json:"step"`
-	WallUs    float64 `json:"wall_us"`     // from the previous superstep's end to this one's
-	SentMax   int     `json:"h_sent_max"`  // bytes: the largest a core sent
-	SentTotal int     `json:"sent_total"`  // bytes sent by all cores
-	RecvMax   int     `json:"h_recv_max"`  // bytes: the largest a core received
-	RecvTotal int     `json:"recv_total"`  // bytes received by all cores
-	Msgs      int     `json:"messages"`    // bsp_send messages
-	LastIn    int     `json:"last_in"`     // the core the others waited for
+	WallUs    float64 `json:"wall_us"`    // from the previous superstep's end to this one's
+	SentMax   int     `json:"h_sent_max"` // bytes: the largest a core sent
+	SentTotal int     `json:"sent_total"` // bytes sent by all cores
+	RecvMax   int     `json:"h_recv_max"` // bytes: the largest a core received
+	RecvTotal int     `json:"recv_total"` // bytes received by all cores
+	Msgs      int     `json:"messages"`   // bsp_send messages
+	LastIn    int     `json:"last_in"`    // the core the others waited for
+	// Under mpirun: what this process sent to the others for the
+	// superstep (MPI messages, their bytes: headers and blocks).
+	WireMsgs  int64   `json:"mpi_messages,omitempty"`
+	WireBytes int64   `json:"mpi_bytes,omitempty"`
 	WaitMaxUs float64 `json:"wait_max_us"` // the longest a core waited in the sync
 	WaitCore  int     `json:"wait_core"`   // that core
 
@@ -163,6 +179,7 @@ type StepSummary struct {
 type RunSummary struct {
 	Run   int           `json:"run"`
 	Cores int           `json:"cores"`
+	Wired bool          `json:"mpi,omitempty"` // the run spans processes: the steps count MPI traffic
 	Steps []StepSummary `json:"supersteps"`
 	Board BoardSummary  `json:"board"`
 }
@@ -188,14 +205,20 @@ func (m *Machine) Summary() RunSummary {
 		steps = max(steps, len(rec))
 	}
 	var prevEnd time.Duration
+	var prevWire [2]int64
 	for s := range steps {
 		st := StepSummary{Step: s, LastIn: -1, WaitCore: -1}
 		var end, lastArrive, waitMax time.Duration
+		var wire [2]int64
 		for pid, rec := range m.stats.cores {
 			if s >= len(rec) {
 				continue
 			}
 			r := rec[s]
+			if r.wired {
+				sum.Wired = true
+				wire[0], wire[1] = max(wire[0], r.wire[0]), max(wire[1], r.wire[1])
+			}
 			st.SentMax = max(st.SentMax, r.sent)
 			st.RecvMax = max(st.RecvMax, r.recv)
 			st.SentTotal += r.sent
@@ -212,6 +235,10 @@ func (m *Machine) Summary() RunSummary {
 		st.WallUs = us(end - prevEnd)
 		st.WaitMaxUs = us(waitMax)
 		prevEnd = end
+		if sum.Wired {
+			st.WireMsgs, st.WireBytes = wire[0]-prevWire[0], wire[1]-prevWire[1]
+			prevWire = wire
+		}
 		sum.Steps = append(sum.Steps, st)
 	}
 	m.predict(&sum)
@@ -301,6 +328,12 @@ func (s RunSummary) Table() string {
 			st.Step, st.WallUs, st.SentMax, st.SentTotal, st.RecvMax, st.RecvTotal, st.Msgs,
 			fmt.Sprintf("%02d", st.LastIn), st.WaitMaxUs, fmt.Sprintf("%02d", st.WaitCore),
 			st.CPUMaxUs, st.CommUs, st.BoardUs)
+	}
+	if s.Wired {
+		fmt.Fprintf(&b, "ebsp stats: sent by this process to the others (MPI messages and bytes: headers and blocks), by superstep:\n")
+		for _, st := range s.Steps {
+			fmt.Fprintf(&b, "ebsp stats: %5d %10d msgs %12d bytes\n", st.Step, st.WireMsgs, st.WireBytes)
+		}
 	}
 	p := s.Board
 	// The total is less than the sum of its parts when the core that

@@ -176,6 +176,7 @@ static struct {
     int64_t *out, *in;           /* headers: [rank * words] */
     char **send, **recv[2];      /* buffers by rank; receives by the round's parity */
     int64_t *send_cap, *recv_cap[2], *send_len, *recv_len;
+    int64_t sent_msgs, sent_bytes; /* since the section began: headers and blocks */
 } X;
 
 enum { HDR_BYTES, HDR_KIND, HDR_FLAGS };
@@ -267,6 +268,12 @@ char *mpiw_send_buffer(int r, int64_t n)
     return p;
 }
 
+void mpiw_traffic(int64_t *msgs, int64_t *bytes)
+{
+    *msgs = X.sent_msgs;
+    *bytes = X.sent_bytes;
+}
+
 int mpiw_kind(int r)
 {
     return r >= 0 && r < X.ranks ? (int)X.in[r * X.words + HDR_KIND] : -1;
@@ -289,6 +296,13 @@ int mpiw_round(int kind)
     }
     if (M.alltoall(X.out, X.words, M.int64, X.in, X.words, M.int64, M.comm) != MPI_SUCCESS)
         return MPIW_FAILED;
+    X.sent_msgs += X.ranks - 1;
+    X.sent_bytes += (int64_t)(X.ranks - 1) * X.words * (int64_t)sizeof *X.out;
+    for (int r = 0; r < X.ranks; r++)
+        if (X.send_len[r] > 0) {
+            X.sent_msgs++;
+            X.sent_bytes += X.send_len[r];
+        }
     for (int r = 0; r < X.ranks; r++)
         if (X.in[r * X.words + HDR_KIND] != kind)
             return MPIW_DIVERGED;

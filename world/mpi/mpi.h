@@ -41,6 +41,9 @@ char *mpiw_send_buffer(int r, int64_t n);
  * MPIW_UNPACKED (the Go side failed; it said why). */
 enum { MPIW_FAILED = -1, MPIW_DIVERGED = -2, MPIW_UNPACKED = -3 };
 int mpiw_round(int kind);
+/* The messages and bytes this rank sent in the section's rounds so far:
+ * headers and blocks. */
+void mpiw_traffic(int64_t *msgs, int64_t *bytes);
 /* The kind rank r waited in, in the last round. */
 int mpiw_kind(int r);
 /* For tests of first-arrival unpacking: rank delay_rank waits delay_ms

@@ -221,6 +221,15 @@ func (w *World) Release() {
 	w.flags = nil
 }
 
+// Traffic is what this rank sent to the others in the section's rounds
+// so far: MPI messages (headers and blocks) and their bytes
+// (engine.TrafficCounter, for EBSP_STATS).
+func (w *World) Traffic() (msgs, bytes int64) {
+	var m, b C.int64_t
+	C.mpiw_traffic(&m, &b)
+	return int64(m), int64(b)
+}
+
 // Err is what went wrong in the last round's packing or unpacking.
 func (w *World) Err() error { return w.err }
 
