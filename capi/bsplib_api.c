@@ -362,6 +362,12 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
         /* under mpirun only rank 0 goes on in main (it may read input):
          * the others run the SPMD function now, and end */
         spmd();
+        if (atomic_load(&bl.running) && ebsp_self) {
+            /* returned without bsp_end: the other ranks wait for it in vain */
+            goWorldReturned(ebsp_self->pid);
+            sched_stop();
+            bl_owner_leave(); /* the monitor reports the stop and ends the job */
+        }
         goWorldEnd(0);
     }
 }

@@ -172,6 +172,15 @@ func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
 	}
 }
 
+//export goWireBound
+func goWireBound(pid, target C.int, variable unsafe.Pointer) C.int64_t {
+	c := coreOf(pid)
+	if c == nil {
+		return 0
+	}
+	return C.int64_t(c.WireBound(int(target), variable))
+}
+
 //export goWireSlot
 func goWireSlot(pid C.int, variable unsafe.Pointer) C.int {
 	c := coreOf(pid)

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"libebsp/engine"
+	"libebsp/world/mpi"
 )
 
 // coreOf returns the engine state of a core thread, or nil when the run is
@@ -99,6 +100,36 @@ func goCoreAbort(pid C.int, msg *C.char) {
 		text = C.GoString(msg)
 	}
 	machine.RecordAbort(int(pid), "bsp_abort", text)
+}
+
+// goWorldDiverged reports, on rank 0, ranks of an MPI world whose cores
+// wait in different barriers, as a deadlock of one process is; the other
+// ranks wait for rank 0 to end the job.
+//
+//export goWorldDiverged
+func goWorldDiverged() {
+	if mpiProc.Rank != 0 {
+		select {}
+	}
+	lines := machine.StallReportOf(engine.DeadlockHeader, func(pid int) (engine.Where, int) {
+		r := pid / mpiProc.PerRank
+		return engine.Where(mpi.KindOf(r)), mpi.StepOf(r)
+	})
+	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
+	machine.RecordAbort(-1, "deadlock", lines[0])
+}
+
+// goWorldReturned reports a core of an MPI rank other than 0 that returned
+// from the SPMD function named in bsp_init without bsp_end (as a deadlock
+// of one process is: the others wait for it in vain).
+//
+//export goWorldReturned
+func goWorldReturned(pid C.int) {
+	c := machine.Core(int(pid))
+	lines := []string{engine.DeadlockHeader,
+		fmt.Sprintf("  core %02d returned from its SPMD function without bsp_end (superstep %d)", pid, c.Superstep())}
+	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
+	machine.RecordAbort(-1, "deadlock", lines[0])
 }
 
 //export goReportStall

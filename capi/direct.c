@@ -175,11 +175,26 @@ static int wire_slot(struct ebsp_core *self, const void *variable, int32_t stamp
         int slot = goWireSlot(self->pid, (void *)variable);
         if (slot < 0)
             return -1;
+        if (!self->wire_bound && !(self->wire_bound = malloc((size_t)ebsp_active_nprocs * sizeof *self->wire_bound)))
+            return -1;
+        for (int i = 0; i < ebsp_active_nprocs; i++)
+            self->wire_bound[i] = -1; /* not asked yet */
         self->wire_var = variable;
         self->wire_slot = slot;
         self->wire_var_stamp = stamp;
     }
     return self->wire_slot;
+}
+
+/* Whether nbytes at offset lie inside core pid's copy of the current
+ * variable (asked of the engine once per core: its mirror of pid's
+ * registrations), so that a request out of bounds takes the engine's
+ * path, which reports it at the call as within one process. */
+static int wire_inside(struct ebsp_core *self, int pid, int offset, int nbytes)
+{
+    if (self->wire_bound[pid] < 0)
+        self->wire_bound[pid] = goWireBound(self->pid, pid, (void *)self->wire_var);
+    return (int64_t)offset + nbytes <= self->wire_bound[pid];
 }
 
 /* The log of records for pid in this superstep, or NULL. */
@@ -222,7 +237,7 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         return DIRECT_ELSEWHERE; /* the engine names what is wrong */
     int32_t stamp = superstep_stamp(self);
     int slot = wire_slot(self, dst, stamp);
-    struct ebsp_dlog *d = slot < 0 ? NULL : wire_log(self, pid, stamp);
+    struct ebsp_dlog *d = slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
     if (!d)
         return DIRECT_ELSEWHERE;
     int status;
@@ -238,7 +253,9 @@ void direct_free_all(struct ebsp_core *cores, int n)
         for (int t = 0; cores[i].wire_to && t < n; t++)
             free(cores[i].wire_to[t].log.buf);
         free(cores[i].wire_to);
+        free(cores[i].wire_bound);
         cores[i].wire_to = NULL;
+        cores[i].wire_bound = NULL;
         cores[i].wire = (struct ebsp_dlog){0};
         cores[i].wire_var = NULL;
         for (int p = 0; p < 2; p++) {

@@ -129,7 +129,8 @@ static inline int wire_put_fast(struct ebsp_core *self, int pid, const void *src
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||
-        (unsigned)pid >= (unsigned)ebsp_active_nprocs || offset < 0 || nbytes < 0 || self->wire_to[pid].stamp != stamp)
+        (unsigned)pid >= (unsigned)ebsp_active_nprocs || offset < 0 || nbytes < 0 || self->wire_to[pid].stamp != stamp ||
+        (int64_t)offset + nbytes > self->wire_bound[pid])
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
     uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));

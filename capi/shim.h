@@ -101,6 +101,7 @@ struct ebsp_core {
     struct ebsp_dlog *wire_to; /* [pid]: their records for pid in this superstep (stamp), direct.c */
     const void *wire_var;      /* the last variable they named, its slot, and when */
     int32_t wire_slot, wire_var_stamp;
+    int64_t *wire_bound;       /* [pid]: its registered bytes of that variable, -1 not asked yet */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;
@@ -319,8 +320,12 @@ static inline int world_local(int pid)
 extern int ebsp_world_section;
 extern void goWorldFailed(int unpacking);
 extern void goWorldDiverged(void);
+extern void goWorldReturned(int pid);
 /* Core pid's registration slot of variable, -1 when none (wire_put). */
 extern int goWireSlot(int pid, void *variable);
+/* The bytes core target registered for variable (its mirror here; no
+ * bound when sizes are not checked), or 0 when it has none (wire_put). */
+extern int64_t goWireBound(int pid, int target, void *variable);
 extern void goWorldLocal(int nprocs, int *first, int *count);
 /* Ends this rank: a rank other than 0 after its section (0), or the whole
  * job after a stopped section (non-zero). Returns only outside mpirun. */

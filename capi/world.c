@@ -14,7 +14,8 @@ static int world_round(int kind)
 {
     if (!ebsp_world_section)
         return 0;
-    int r = mpiw_round(kind);
+    struct ebsp_core *self = ebsp_self;
+    int r = mpiw_round(kind, self ? self->superstep : 0);
     if (r == MPIW_DIVERGED)
         goWorldDiverged();
     else if (r != 0)

@@ -11,7 +11,6 @@ import "C"
 
 import (
 	"fmt"
-	"strings"
 
 	"libebsp/emesh"
 	"libebsp/engine"
@@ -128,21 +127,6 @@ func goWorldFailed(unpacking C.int) {
 		what = err.Error()
 	}
 	complain(fmt.Sprintf("rank %d: %s", mpiProc.Rank, what))
-}
-
-// goWorldDiverged reports, on rank 0, ranks whose cores wait in different
-// barriers; the other ranks wait for rank 0 to end the job.
-//
-//export goWorldDiverged
-func goWorldDiverged() {
-	if mpiProc.Rank != 0 {
-		select {}
-	}
-	lines := []string{"deadlock: the cores of the ranks wait in different barriers (they took different paths through the program):"}
-	for r := range mpiSection.Ranks() {
-		lines = append(lines, fmt.Sprintf("  rank %d (cores from %02d): %v", r, mpiSection.First(r), engine.Where(mpi.KindOf(r))))
-	}
-	complain(strings.Join(lines, "\n"))
 }
 
 // goWorldLocal gives the pids this rank runs in the section of nprocs

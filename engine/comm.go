@@ -30,6 +30,7 @@ type commState struct {
 	outBlocks [lanes][]*Block // the transport's blocks for each destination, once asked for
 	outBytes  int             // packed in this superstep, against the limit
 	popsIn    []int           // core 0's plan of this sync's pops (agreement.go)
+	mirrored  []int           // cores of other processes whose pushes or pops came (mirror.go)
 	active    bool            // a request was packed or recorded in this superstep
 	err       *Error          // misuse found during a sync step
 }

@@ -125,5 +125,20 @@ func (c *Core) boardNotice(call, format string, args ...any) *Error {
 }
 
 func (c *Core) errorf(call, format string, args ...any) *Error {
-	return &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.Superstep()}
+	return &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.reportStep()}
+}
+
+// reportStep is the superstep to name in a report about this core: its
+// own, or, for a core of another process (whose counter is not kept here),
+// that of a core of this one (they are in the same sync).
+func (c *Core) reportStep() int {
+	if c.local(c.pid) {
+		return c.Superstep()
+	}
+	for _, o := range c.m.cores {
+		if c.local(o.pid) {
+			return o.Superstep()
+		}
+	}
+	return c.Superstep()
 }

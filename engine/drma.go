@@ -41,6 +41,22 @@ func (c *Core) WireSlot(addr unsafe.Pointer) int {
 	return slot
 }
 
+// WireBound is how many bytes of core pid's copy of the registered
+// variable addr a put the shim packs itself (DirectWire) may reach: the
+// size core pid registered (all of them when sizes are not checked), 0
+// when it has no such registration (the engine's path then reports it).
+func (c *Core) WireBound(pid int, addr unsafe.Pointer) int {
+	slot, ok := c.registeredSlot(addr)
+	if !ok || pid < 0 || pid >= len(c.m.cores) {
+		return 0
+	}
+	reg, ok, _ := c.remoteReg(pid, slot)
+	if !ok {
+		return 0
+	}
+	return c.checkedSize(reg)
+}
+
 func init() {
 	registerKind(kindPut, (*Core).applyPut)
 	registerKind(kindGetRequest, (*Core).serveGet)
@@ -130,9 +146,6 @@ func (c *Core) parseTarget(call string, pid int, addr unsafe.Pointer, offset, nb
 // remoteTarget is core pid's registration in slot, checked for the
 // request; NotYet while pid may still fill the slot (remoteReg).
 func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, offset, nbytes int) (registration, *Error) {
-	if !c.local(pid) {
-		return registration{}, nil // the receiver checks it (checkIncoming)
-	}
 	reg, ok, later := c.remoteReg(pid, slot)
 	if later {
 		return registration{}, NotYet
@@ -170,20 +183,20 @@ func (c *Core) checkBuffer(call, what string, p unsafe.Pointer, nbytes int, writ
 
 // Put is bsp_put: src is copied now and written at the next sync.
 func (c *Core) Put(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
-	return c.put(pid, src, dst, offset, nbytes, true)
+	return c.put("bsp_put", pid, src, dst, offset, nbytes, true)
 }
 
-// put is Put; checkSource is false for a source in the request log, the
-// library's own copy.
-func (c *Core) put(pid int, src, dst unsafe.Pointer, offset, nbytes int, checkSource bool) *Error {
-	slot, err := c.bufferedTarget("bsp_put", pid, dst, offset, nbytes)
+// put is Put (or bsp_hpput to another process: call); checkSource is
+// false for a source in the request log, the library's own copy.
+func (c *Core) put(call string, pid int, src, dst unsafe.Pointer, offset, nbytes int, checkSource bool) *Error {
+	slot, err := c.bufferedTarget(call, pid, dst, offset, nbytes)
 	if err == nil && checkSource {
-		err = c.checkBuffer("bsp_put", "the source", src, nbytes, false)
+		err = c.checkBuffer(call, "the source", src, nbytes, false)
 	}
 	if err != nil {
 		return err
 	}
-	data, err := c.pack("bsp_put", laneData, pid, kindPut, uint32(slot), uint32(offset), nbytes)
+	data, err := c.pack(call, laneData, pid, kindPut, uint32(slot), uint32(offset), nbytes)
 	if err != nil {
 		return err
 	}
@@ -196,7 +209,10 @@ func (c *Core) put(pid int, src, dst unsafe.Pointer, offset, nbytes int, checkSo
 
 // local tells whether core pid runs in this process (Transport.Local):
 // its registrations can be read and its memory written at the call.
-func (c *Core) local(pid int) bool { return c.m.comm.transport.Local(pid) }
+func (c *Core) local(pid int) bool {
+	t := c.m.comm.transport
+	return t == nil || t.Local(pid)
+}
 
 // checkIncoming checks a request that core src, in another process, made
 // for nbytes at offset of this core's registration slot: src could not
@@ -280,7 +296,7 @@ func (c *Core) applyPuts(src int, b *Block) {
 // HPPut is bsp_hpput: written into the target's variable at once.
 func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Error {
 	if !c.local(pid) {
-		return c.put(pid, src, dst, offset, nbytes, true) // completes at the sync, as BSPlib allows
+		return c.put("bsp_hpput", pid, src, dst, offset, nbytes, true) // completes at the sync, as BSPlib allows
 	}
 	_, reg, err := c.target("bsp_hpput", pid, dst, offset, nbytes)
 	if err == nil {
@@ -296,25 +312,26 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 // Get is bsp_get: the source is read during the next sync, before any
 // put of this superstep is applied.
 func (c *Core) Get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
-	return c.get(pid, src, offset, dst, nbytes, true)
+	return c.get("bsp_get", pid, src, offset, dst, nbytes, true)
 }
 
-// get is Get; checkDestination is false for a get from the request log,
-// whose destination the shim checked when it logged it (reqlog_get).
-func (c *Core) get(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int, checkDestination bool) *Error {
-	slot, err := c.bufferedTarget("bsp_get", pid, src, offset, nbytes)
+// get is Get (or bsp_hpget from another process: call);
+// checkDestination is false for a get from the request log, whose
+// destination the shim checked when it logged it (reqlog_get).
+func (c *Core) get(call string, pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int, checkDestination bool) *Error {
+	slot, err := c.bufferedTarget(call, pid, src, offset, nbytes)
 	if err == nil && checkDestination {
-		err = c.checkBuffer("bsp_get", "the destination", dst, nbytes, true)
+		err = c.checkBuffer(call, "the destination", dst, nbytes, true)
 	}
 	if err != nil {
 		return err
 	}
 	cs := &c.comm
 	if cs.outBytes+nbytes > c.m.comm.limit {
-		return c.errorf("bsp_get", "communication memory exhausted: this core requested more than %d MiB in one superstep (raise %s)",
+		return c.errorf(call, "communication memory exhausted: this core requested more than %d MiB in one superstep (raise %s)",
 			c.m.comm.limit>>20, CommLimitEnv)
 	}
-	req, err := c.pack("bsp_get", laneRequests, pid, kindGetRequest, uint32(slot), uint32(offset), getRequestSize)
+	req, err := c.pack(call, laneRequests, pid, kindGetRequest, uint32(slot), uint32(offset), getRequestSize)
 	if err != nil {
 		return err
 	}
@@ -357,7 +374,7 @@ func (c *Core) completeGet(_ int, r record) {
 // HPGet is bsp_hpget: read from the source at once.
 func (c *Core) HPGet(pid int, src unsafe.Pointer, offset int, dst unsafe.Pointer, nbytes int) *Error {
 	if !c.local(pid) {
-		return c.get(pid, src, offset, dst, nbytes, true) // completes at the sync, as BSPlib allows
+		return c.get("bsp_hpget", pid, src, offset, dst, nbytes, true) // completes at the sync, as BSPlib allows
 	}
 	return c.readNow("bsp_hpget", pid, src, offset, dst, nbytes)
 }

@@ -307,7 +307,7 @@ func (m *Machine) RecordAbort(pid int, reason, message string) bool {
 	}
 	step := 0
 	if c := m.Core(pid); c != nil {
-		step = c.Superstep()
+		step = c.reportStep()
 	}
 	m.abort = &Abort{Reason: reason, Pid: pid, Superstep: step, Message: message}
 	m.aborted.Store(true)

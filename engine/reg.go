@@ -324,17 +324,25 @@ func (c *Core) checkedSize(r registration) int {
 
 // installRegistrations applies this superstep's pops and pushes (phase B).
 func (c *Core) installRegistrations() {
-	cs := &c.comm
 	if c.m.comm.atOnce {
 		c.forgetPopped()
 		return
 	}
+	plan := c.popPlan()
+	c.install(plan)
+	c.installMirrors(plan)
+}
+
+// install applies this superstep's pushes and pops, the pops withdrawing
+// what plan says.
+func (c *Core) install(plan []int) {
+	cs := &c.comm
 	if len(cs.pops) == 0 && len(cs.pushes) == 0 {
 		return
 	}
 	cs.last = lookupCache{}
 	var cancelled []bool // pushes of this superstep that pops withdraw
-	for _, slot := range c.popPlan() {
+	for _, slot := range plan {
 		if j, ok := pushOf(slot); ok {
 			if cancelled == nil {
 				cancelled = make([]bool, len(cs.pushes))

@@ -57,13 +57,20 @@ const (
 // gives each core's place. One line per group of cores in the same place
 // and superstep, after the header.
 func (m *Machine) StallReport(header string, where func(pid int) Where) []string {
+	return m.StallReportOf(header, func(pid int) (Where, int) { return where(pid), m.cores[pid].Superstep() })
+}
+
+// StallReportOf is StallReport with each core's place and superstep given
+// by place (cores of other processes: the MPI world's headers).
+func (m *Machine) StallReportOf(header string, place func(pid int) (Where, int)) []string {
 	type key struct {
 		w    Where
 		step int
 	}
 	groups := map[key][]int{}
 	for _, c := range m.cores {
-		k := key{where(c.pid), c.Superstep()}
+		w, step := place(c.pid)
+		k := key{w, step}
 		groups[k] = append(groups[k], c.pid)
 	}
 	keys := make([]key, 0, len(groups))

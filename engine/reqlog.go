@@ -80,9 +80,9 @@ func (c *Core) applyLogEntry(e *logEntry, data unsafe.Pointer) (int, *Error) {
 		if nbytes == 0 {
 			data = nil
 		}
-		return nbytes, c.put(pid, data, e.variable, offset, nbytes, false)
+		return nbytes, c.put("bsp_put", pid, data, e.variable, offset, nbytes, false)
 	case LogGet:
-		return 0, c.get(pid, e.variable, offset, e.dst, nbytes, false)
+		return 0, c.get("bsp_get", pid, e.variable, offset, e.dst, nbytes, false)
 	case LogSend:
 		tagLen := offset
 		if tagLen != c.comm.tagsize {

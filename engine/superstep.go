@@ -205,6 +205,7 @@ func (c *Core) syncFinishRequests() int {
 		return c.fail(c.errorf("ebsp_send_up", "called before bsp_sync; messages to the host may only be sent in the last superstep, after the final bsp_sync"))
 	}
 	c.sendRegSummary()
+	c.sendRegMirror()
 	c.takeWired()
 	if cs.err != nil {
 		return 0

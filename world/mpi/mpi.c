@@ -179,7 +179,7 @@ static struct {
     int64_t sent_msgs, sent_bytes; /* since the section began: headers and blocks */
 } X;
 
-enum { HDR_BYTES, HDR_KIND, HDR_FLAGS };
+enum { HDR_BYTES, HDR_KIND, HDR_STEP, HDR_FLAGS };
 
 /* For tests of first-arrival unpacking (mpiw_test_settings). */
 static struct {
@@ -279,7 +279,12 @@ int mpiw_kind(int r)
     return r >= 0 && r < X.ranks ? (int)X.in[r * X.words + HDR_KIND] : -1;
 }
 
-int mpiw_round(int kind)
+int mpiw_step(int r)
+{
+    return r >= 0 && r < X.ranks ? (int)X.in[r * X.words + HDR_STEP] : -1;
+}
+
+int mpiw_round(int kind, int step)
 {
     memset(X.send_len, 0, (size_t)X.ranks * sizeof *X.send_len);
     if (mpiw_posted) {
@@ -291,6 +296,7 @@ int mpiw_round(int kind)
         int64_t *h = X.out + r * X.words;
         h[HDR_BYTES] = X.send_len[r];
         h[HDR_KIND] = kind;
+        h[HDR_STEP] = step;
         for (int i = 0; i < X.nflags; i++)
             h[HDR_FLAGS + i] = atomic_load((_Atomic int32_t *)X.flags[i]);
     }

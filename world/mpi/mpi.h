@@ -36,16 +36,18 @@ void mpiw_section_end(void);
 extern int mpiw_posted;
 /* Room for n bytes to rank r in this round (goMPIPack). */
 char *mpiw_send_buffer(int r, int64_t n);
-/* A round whose cores wait in a barrier of kind: 0; MPIW_FAILED (an MPI
+/* A round whose cores wait in a barrier of kind, in superstep step: 0; MPIW_FAILED (an MPI
  * call failed), MPIW_DIVERGED (ranks wait in different kinds: mpiw_kind),
  * MPIW_UNPACKED (the Go side failed; it said why). */
 enum { MPIW_FAILED = -1, MPIW_DIVERGED = -2, MPIW_UNPACKED = -3 };
-int mpiw_round(int kind);
+int mpiw_round(int kind, int step);
 /* The messages and bytes this rank sent in the section's rounds so far:
  * headers and blocks. */
 void mpiw_traffic(int64_t *msgs, int64_t *bytes);
-/* The kind rank r waited in, in the last round. */
+/* The kind rank r waited in, in the last round, and the step it gave (the
+ * superstep of its cores). */
 int mpiw_kind(int r);
+int mpiw_step(int r);
 /* For tests of first-arrival unpacking: rank delay_rank waits delay_ms
  * before it sends its blocks in each round; with trace every rank prints
  * on stderr, per round with blocks, the ranks in the order they arrived. */

@@ -233,8 +233,12 @@ func (w *World) Traffic() (msgs, bytes int64) {
 // Err is what went wrong in the last round's packing or unpacking.
 func (w *World) Err() error { return w.err }
 
-// KindOf is the barrier rank r's cores waited in, in the last round.
+// KindOf is the barrier rank r's cores waited in, in the last round, and
+// StepOf their superstep.
 func KindOf(r int) int { return int(C.mpiw_kind(C.int(r))) }
+
+// StepOf is the superstep of rank r's cores in the last round.
+func StepOf(r int) int { return int(C.mpiw_step(C.int(r))) }
 
 //export goMPIPack
 func goMPIPack() C.int {
