@@ -1,0 +1,191 @@
+package ctests
+
+// BSPlib programs under Open MPI's mpirun (the MPI world): each rank runs
+// EBSP_RANK_CORES cores, pids numbered rank by rank.
+//
+// TestBSPlibUnderMPI runs every ctests/bsplib directory named conform_* or
+// example_* (but those of mpiExcluded) in three layouts of the N cores its
+// env's EBSP_MESH gives (16 without one):
+//
+//	ranks   N x 1 core when N <= 4, else 4 x N/4 cores (rounded up)
+//	half    2 x N/2 cores (when N is even)
+//	tcp     like ranks, with --mca btl self,tcp (no shared memory)
+//
+// (a program that runs fewer cores than N has an env file with its own
+// EBSP_MESH, so that its cores are spread over the ranks), and compares stdout, its lines sorted (the ranks' lines interleave), with
+// the expected file, the exit status with the exit file (default 0), and
+// wants an empty stderr. TestMPIAbort and TestMPICrash stop a 2-rank run
+// from rank 1; TestMPIBsprun runs bsprun --ranks. All skip without mpirun.
+// Every run has mpiTimeout: a hang fails the test.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const mpiTimeout = 120 * time.Second
+
+// mpiExcluded: the conform_* and example_* directories that cannot run
+// under mpirun, and why.
+var mpiExcluded = map[string]string{
+	"conform_spmd": "five SPMD sections of up to 16 cores: under mpirun the other ranks end with the first " +
+		"(as with BSPonMPI), so a later section runs on rank 0 alone and its larger sections are refused",
+	"conform_drma": "bsp_direct_get of the previous core and bsp_hpget expected to read at once (in another " +
+		"rank direct_get is refused, hpget completes at the next sync), and it prints bsp_nprocs() after " +
+		"the section (rank 0's cores only under mpirun)",
+	"conform_compat": "bsp_direct_get of the next core (refused across ranks), and it prints bsp_nprocs() " +
+		"after the section (rank 0's cores only under mpirun)",
+}
+
+// needMPI skips the test when mpirun is not on PATH.
+func needMPI(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Skip("SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
+	}
+}
+
+type mpiLayout struct {
+	name         string
+	ranks, cores int // cores per rank
+	tcp          bool
+}
+
+// mpiLayouts are the layouts of n cores that TestBSPlibUnderMPI runs.
+func mpiLayouts(n int) []mpiLayout {
+	ranks := mpiLayout{name: "ranks", ranks: n, cores: 1}
+	if n > 4 {
+		ranks = mpiLayout{name: "ranks", ranks: 4, cores: (n + 3) / 4}
+	}
+	layouts := []mpiLayout{ranks}
+	if n%2 == 0 && n > 2 {
+		layouts = append(layouts, mpiLayout{name: "half", ranks: 2, cores: n / 2})
+	}
+	tcp := ranks
+	tcp.name, tcp.tcp = "tcp", true
+	return append(layouts, tcp)
+}
+
+// meshCores is the core count of the EBSP_MESH=RxC line of env, 16 without.
+func meshCores(t *testing.T, env []string) int {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "EBSP_MESH="); ok {
+			r, c, _ := strings.Cut(v, "x")
+			rows, err1 := strconv.Atoi(r)
+			cols, err2 := strconv.Atoi(c)
+			if err1 != nil || err2 != nil || rows < 1 || cols < 1 {
+				t.Fatalf("bad EBSP_MESH %q", v)
+			}
+			return rows * cols
+		}
+	}
+	return 16
+}
+
+// mpirunArgs is the mpirun command line of prog: ranks ranks of cores cores
+// each, the environment variables of env passed on with -x.
+func mpirunArgs(l mpiLayout, env []string, prog string, args ...string) []string {
+	a := []string{"--oversubscribe", "-n", strconv.Itoa(l.ranks), "-x", "EBSP_RANK_CORES=" + strconv.Itoa(l.cores)}
+	if os.Geteuid() == 0 {
+		a = append([]string{"--allow-run-as-root"}, a...)
+	}
+	if l.tcp {
+		a = append(a, "--mca", "btl", "self,tcp")
+	}
+	for _, kv := range env {
+		a = append(a, "-x", kv)
+	}
+	return append(append(a, prog), args...)
+}
+
+// runMPI runs name with args (mpirun, or a wrapper calling it) in dir with
+// env added, in its own process group, killed after mpiTimeout.
+func runMPI(t *testing.T, dir, name string, args, env []string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), mpiTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second // output pipes held by orphans
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the job, if any
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("%s %s: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s",
+			name, strings.Join(args, " "), mpiTimeout, out.String(), errb.String())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	case err != nil:
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestBSPlibUnderMPI(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	var dirs []string
+	for _, pattern := range []string{"conform_*", "example_*"} {
+		found, _ := filepath.Glob(filepath.Join(root, "ctests", "bsplib", pattern, "expected"))
+		for _, exp := range found {
+			dirs = append(dirs, filepath.Dir(exp))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no BSPlib tests found")
+	}
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			if why, ok := mpiExcluded[name]; ok {
+				t.Skip("not under mpirun: " + why)
+			}
+			bin := buildBSPlib(t, root, dir, readFields(dir, "cflags"), true)
+			env := readEnv(t, dir)
+			want, _ := os.ReadFile(filepath.Join(dir, "expected"))
+			wantCode := 0
+			if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
+				wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			for _, l := range mpiLayouts(meshCores(t, env)) {
+				t.Run(fmt.Sprintf("%s_%dx%d", l.name, l.ranks, l.cores), func(t *testing.T) {
+					args := mpirunArgs(l, env, bin, readFields(dir, "args")...)
+					stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", args, nil)
+					if code != wantCode {
+						t.Errorf("mpirun %s: exit status %d, want %d\nstdout:\n%s\nstderr:\n%s",
+							strings.Join(args, " "), code, wantCode, stdout, stderr)
+					}
+					if g, w := sortedLines(stdout), sortedLines(string(want)); g != w {
+						t.Errorf("mpirun %s: stdout differs (lines sorted)\n--- got\n%s--- want\n%s--- stderr\n%s",
+							strings.Join(args, " "), g, w, stderr)
+					}
+					if stderr != "" {
+						t.Errorf("mpirun %s: unexpected stderr:\n%s", strings.Join(args, " "), stderr)
+					}
+				})
+			}
+		})
+	}
+}
