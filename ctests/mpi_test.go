@@ -189,3 +189,86 @@ func TestBSPlibUnderMPI(t *testing.T) {
 		})
 	}
 }
+
+// stopSource stops a run from the last pid (on the last rank) in superstep
+// 1: with bsp_abort (argument "abort") or a segmentation fault ("crash").
+const stopSource = `#include <bsp.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *how = "abort";
+
+static void spmd(void)
+{
+    bsp_begin(bsp_nprocs());
+    bsp_sync();
+    if (bsp_pid() == bsp_nprocs() - 1) {
+        if (strcmp(how, "abort") == 0)
+            bsp_abort("pid %u gives up\n", (unsigned)bsp_pid());
+        else
+            *(volatile int *)8 = 1;
+    }
+    bsp_sync();
+    bsp_sync();
+    bsp_end();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        how = argv[1];
+    bsp_init(spmd, argc, argv);
+    spmd();
+    printf("not reached\n");
+    return 0;
+}
+`
+
+// buildStop writes stopSource to a temporary directory and builds it.
+func buildStop(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "stop")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stop.c"), []byte(stopSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buildBSPlib(t, repoRoot(t), dir, []string{"-std=c99", "-pedantic"}, true)
+}
+
+// mpiStopLayouts: the stopping pid alone on rank 1, and beside another.
+var mpiStopLayouts = []mpiLayout{{name: "2x1", ranks: 2, cores: 1}, {name: "2x2", ranks: 2, cores: 2}}
+
+// bsp_abort on the last rank: its message once, a non-zero exit, no hang.
+func TestMPIAbort(t *testing.T) {
+	needMPI(t)
+	bin := buildStop(t)
+	for _, l := range mpiStopLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, "abort"), nil)
+			msg := fmt.Sprintf("pid %d gives up", l.ranks*l.cores-1)
+			if code == 0 || strings.Count(stdout+stderr, msg) != 1 || strings.Contains(stdout, "not reached") {
+				t.Errorf("exit status %d (want non-zero), %q %d times (want once)\nstdout:\n%s\nstderr:\n%s",
+					code, msg, strings.Count(stdout+stderr, msg), stdout, stderr)
+			}
+		})
+	}
+}
+
+// A segmentation fault on the last rank: a non-zero exit, no hang.
+func TestMPICrash(t *testing.T) {
+	needMPI(t)
+	if sanitized() {
+		t.Skip("signals belong to the sanitizer")
+	}
+	bin := buildStop(t)
+	for _, l := range mpiStopLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, "crash"), nil)
+			if code == 0 || strings.Contains(stdout, "not reached") {
+				t.Errorf("exit status %d, want non-zero\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+		})
+	}
+}
