@@ -272,3 +272,35 @@ func TestMPICrash(t *testing.T) {
 		})
 	}
 }
+
+// bsprun -n P --ranks R: R ranks of P/R cores (tools/bsprun.in as it is in
+// the tree; it has nothing for make to fill in).
+func TestMPIBsprun(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	bsprun := filepath.Join(root, "tools", "bsprun.in")
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "example_hello"), nil, true)
+	hello := func(p int) string {
+		var b strings.Builder
+		for i := 0; i < p; i++ {
+			fmt.Fprintf(&b, "Hello from core %d of %d\n", i, p)
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ p, r int }{{4, 2}, {8, 4}, {3, 3}, {4, 1}} {
+		t.Run(fmt.Sprintf("n%d_ranks%d", c.p, c.r), func(t *testing.T) {
+			args := []string{bsprun, "-n", strconv.Itoa(c.p), "--ranks", strconv.Itoa(c.r), bin}
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "sh", args, nil)
+			if code != 0 || sortedLines(stdout) != hello(c.p) || stderr != "" {
+				t.Errorf("bsprun %s: exit status %d\nstdout:\n%s\nwant (sorted):\n%sstderr:\n%s",
+					strings.Join(args[1:], " "), code, stdout, hello(c.p), stderr)
+			}
+		})
+	}
+	// P not a multiple of R: refused before mpirun
+	stdout, stderr, code := runMPI(t, filepath.Dir(bin), "sh", []string{bsprun, "-n", "6", "--ranks", "4", bin}, nil)
+	if want := "bsprun: 6 cores do not divide into 4 ranks (P must be a multiple of R)"; code != 2 || stdout != "" ||
+		strings.TrimSpace(stderr) != want {
+		t.Errorf("bsprun -n 6 --ranks 4: exit status %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+	}
+}
