@@ -14,7 +14,7 @@ GOSRC   := $(shell find capi engine emesh env world -name '*.go' -o -name '*.c' 
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
 
 all: lib
 
@@ -111,7 +111,7 @@ check: lib lib32 vet test-shim
 	$(GO) test -count=1 ./engine/ -transport=copy
 	EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/... ./gotests/...
 
-test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c-copy test-c32 test-stress test-purego test-python test-asan
+test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-stress test-purego test-python test-asan
 
 # The C tests whose outcome depends on the order in which the cores run (a
 # `stress` file in their directory says why) run STRESS_RUNS times under
@@ -194,14 +194,22 @@ test-go32:
 	if $(M32_RUNS); then GOARCH=386 $(GO) test -count=1 ./engine/... ./emesh/... ./env/...; else $(M32_SKIPPED); fi
 
 # The C tests, each under both schedulers (EBSP_SCHED=threads and coro);
-# those with an `m32` file are built with -m32 against lib32.
+# those with an `m32` file are built with -m32 against lib32. The MPI
+# tests are test-mpi's.
 test-c: lib lib32
-	$(GO) test -count=1 ./ctests/...
+	$(GO) test -count=1 -skip 'TestBSPlibUnderMPI|TestMPI' ./ctests/...
+
+# BSPlib programs under Open MPI's mpirun (ctests/mpi_test.go): the
+# conform_* and example_* programs in three layouts of ranks, bsp_abort and
+# a crash on one rank, bsprun --ranks. They skip themselves without mpirun
+# (apt-get install openmpi-bin libopenmpi-dev).
+test-mpi: lib
+	$(GO) test -count=1 -run 'TestBSPlibUnderMPI|TestMPI' ./ctests/
 
 # Every C test in the test world that copies each block between cores, as
 # a world of several processes does (EBSP_WORLD=copy: no direct requests).
 test-c-copy: lib lib32
-	EBSP_WORLD=copy EBSP_CTEST_SCHED=coro $(GO) test -count=1 ./ctests/...
+	EBSP_WORLD=copy EBSP_CTEST_SCHED=coro $(GO) test -count=1 -skip 'TestBSPlibUnderMPI|TestMPI' ./ctests/...
 
 # Every C test again, built with -m32 against lib32, but for cycles (1000
 # runs in one process: leaks are the 64-bit run's business, and it is the

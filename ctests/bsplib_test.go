@@ -11,6 +11,8 @@ package ctests
 //	sorted   compare stdout with its lines sorted (for cores that print
 //	         without the "$PP: " prefix, in any order)
 //
+// (mpi_cflags and expected_mpi are TestBSPlibUnderMPI's: mpi_test.go.)
+//
 // TestBSPlibMisuse runs the program of ctests/bsplib/misuse once per
 // misuse, with the case's name as argument, against the table below.
 

@@ -12,6 +12,8 @@
  * Then every core scales the multipliers of its rows below k and updates
  * them with the pivot row. Finally pid 0 gets every row with bsp_get and
  * compares L\U and the permutation with its own sequential result.
+ * Only pid 0 has the n that main read (under mpirun the other processes
+ * run bsplu at once): it sends n to every core in a first superstep.
  *     bspcc lu.c -o lu -lm && ./lu [P] [n]
  */
 #include <bsp.h>
@@ -20,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bsp_nprocs_t P;
-static int n;
-static int result = 1; /* written by pid 0 only */
+static bsp_nprocs_t P; /* set by main, read by pid 0 */
+static int N;          /* the matrix order: set by main, read by pid 0 */
+static int result = 1; /* written by pid 0 only, for main */
 
 /* The matrix: a fixed pseudo-random function of (i, j). */
 static double entry(int i, int j)
@@ -73,6 +75,12 @@ static void bsplu(void)
     bsp_begin(P);
     bsp_nprocs_t p = bsp_nprocs();
     bsp_pid_t s = bsp_pid();
+    if (s == 0)
+        for (bsp_pid_t t = 0; t < p; t++)
+            bsp_send(t, NULL, &N, sizeof N);
+    bsp_sync();
+    int n;
+    bsp_move(&n, sizeof n); /* N, from pid 0 */
     int nl = (n - (int)s + (int)p - 1) / (int)p; /* my rows: s, s+p, ... */
     double *a = malloc((size_t)(nl > 0 ? nl : 1) * n * sizeof(double));
     double *pivot = malloc((size_t)n * sizeof(double));
@@ -193,8 +201,8 @@ int main(int argc, char **argv)
 {
     bsp_init(bsplu, argc, argv);
     P = argc > 1 ? (bsp_nprocs_t)atoi(argv[1]) : bsp_nprocs();
-    n = argc > 2 ? atoi(argv[2]) : 96;
-    if (P < 1 || P > bsp_nprocs() || n < 1 || n > 4096) {
+    N = argc > 2 ? atoi(argv[2]) : 96;
+    if (P < 1 || P > bsp_nprocs() || N < 1 || N > 4096) {
         fprintf(stderr, "usage: lu [P (1..%u)] [n (1..4096)]\n", bsp_nprocs());
         return 2;
     }

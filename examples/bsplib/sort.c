@@ -10,6 +10,8 @@
  * bsp_hpmove (no copy) and merges them. Finally every core puts its keys
  * into pid 0's result array at its offset (a prefix sum of the counts,
  * superstep 3 and 4), and pid 0 compares the result with qsort of all keys.
+ * Only pid 0 has the N that main read (under mpirun the other processes run
+ * bspsort at once): it sends N to every core in superstep 0.
  *     bspcc sort.c -o sort && ./sort [P] [N]
  */
 #include <bsp.h>
@@ -20,9 +22,9 @@
 
 typedef uint32_t key;
 
-static bsp_nprocs_t P;
-static long N;
-static int result = 1; /* written by pid 0 only */
+static bsp_nprocs_t P; /* set by main, read by pid 0 */
+static long N;         /* set by main, read by pid 0 */
+static int result = 1; /* written by pid 0 only, for main */
 
 static int cmp_key(const void *a, const void *b)
 {
@@ -48,22 +50,29 @@ static void bspsort(void)
     bsp_begin(P);
     bsp_nprocs_t p = bsp_nprocs();
     bsp_pid_t s = bsp_pid();
-    long lo = first_of(s, p, N), nl = first_of(s + 1, p, N) - lo;
 
-    key *mine = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(key));
     key *samples = malloc((size_t)p * p * sizeof(key));
     long *counts = calloc(p, sizeof(long));
     key *all = s == 0 ? malloc((size_t)N * sizeof(key)) : NULL;
-    if (!mine || !samples || !counts || (s == 0 && !all))
+    if (!samples || !counts || (s == 0 && !all))
         bsp_abort("sort: out of memory on core %u\n", s);
     bsp_push_reg(samples, (size_t)p * p * sizeof(key));
     bsp_push_reg(counts, p * sizeof(long));
     bsp_push_reg(all, s == 0 ? (size_t)N * sizeof(key) : 0); /* NULL, 0 bytes on the others */
     bsp_size_t tagsize = sizeof(long);
-    bsp_set_tagsize(&tagsize);
+    bsp_set_tagsize(&tagsize); /* from the sync on: this superstep's messages have no tag */
+    if (s == 0)
+        for (bsp_pid_t t = 0; t < p; t++)
+            bsp_send(t, NULL, &N, sizeof N);
     bsp_sync();
 
     /* superstep 1: sort locally, share P regular samples with everybody */
+    long n;
+    bsp_move(&n, sizeof n); /* N, from pid 0 */
+    long lo = first_of(s, p, n), nl = first_of(s + 1, p, n) - lo;
+    key *mine = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(key));
+    if (!mine)
+        bsp_abort("sort: out of memory on core %u\n", s);
     for (long i = 0; i < nl; i++)
         mine[i] = make_key(lo + i);
     qsort(mine, (size_t)nl, sizeof(key), cmp_key);

@@ -1,0 +1,322 @@
+package ctests
+
+// BSPlib programs under Open MPI's mpirun (the MPI world): each rank runs
+// EBSP_RANK_CORES cores, pids numbered rank by rank.
+//
+// TestBSPlibUnderMPI runs every ctests/bsplib directory named conform_* or
+// example_* (but those of mpiExcluded) in three layouts of the N cores its
+// env's EBSP_MESH gives (16 without one; a program that runs fewer cores
+// has an env file with its own EBSP_MESH, so that they spread over ranks):
+//
+//	ranks   4 x N/4 cores when N > 4 is a multiple of 4, else N x 1 core
+//	half    2 x N/2 cores (when N is even and above 2)
+//	tcp     like ranks, with --mca btl self,tcp (no shared memory)
+//
+// It compares stdout, its lines sorted (the ranks' lines interleave), with
+// the expected file, the exit status with the exit file (default 0), and
+// wants an empty stderr. Two files of a directory are for this test only:
+//
+//	mpi_cflags    compiler flags added to cflags for the build run by mpirun
+//	expected_mpi  the stdout under mpirun, where it differs from expected
+//
+// (conform_drma and conform_compat with -DCONFORM_MPI check that bsp_hpget
+// completes at the next sync instead of at once, without bsp_direct_get,
+// which is refused across ranks, and do not print bsp_nprocs() after the
+// section, which is then the cores of rank 0.)
+//
+// TestMPIAbort and TestMPICrash stop a 2-rank run from the last pid, on
+// rank 1; TestMPIBsprun runs bsprun --ranks. All skip without mpirun.
+// Every run has mpiTimeout: a hang fails the test.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const mpiTimeout = 120 * time.Second
+
+// mpiExcluded: the conform_* and example_* directories that cannot run
+// under mpirun, and why.
+var mpiExcluded = map[string]string{
+	"conform_spmd": "five SPMD sections of up to 16 cores: under mpirun the other ranks end with the first " +
+		"(as with BSPonMPI), so a later section runs on rank 0 alone and its larger sections are refused",
+}
+
+// needMPI skips the test when mpirun is not on PATH, and under the
+// 32-bit and ASan runs of the C tests (make test-c32, test-asan): make
+// test-mpi runs these tests once, against the default build.
+func needMPI(t *testing.T) {
+	t.Helper()
+	if os.Getenv("EBSP_CTEST_M32") == "1" || os.Getenv("EBSP_CTEST_LIBDIR") != "" {
+		t.Skip("the MPI tests run against the default build only (make test-mpi)")
+	}
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Skip("SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
+	}
+}
+
+type mpiLayout struct {
+	name         string
+	ranks, cores int // cores per rank
+	tcp          bool
+}
+
+// mpiLayouts are the layouts of n cores that TestBSPlibUnderMPI runs.
+func mpiLayouts(n int) []mpiLayout {
+	ranks := mpiLayout{name: "ranks", ranks: n, cores: 1}
+	if n > 4 && n%4 == 0 {
+		ranks = mpiLayout{name: "ranks", ranks: 4, cores: n / 4}
+	}
+	layouts := []mpiLayout{ranks}
+	if n%2 == 0 && n > 2 {
+		layouts = append(layouts, mpiLayout{name: "half", ranks: 2, cores: n / 2})
+	}
+	tcp := ranks
+	tcp.name, tcp.tcp = "tcp", true
+	return append(layouts, tcp)
+}
+
+// meshCores is the core count of the EBSP_MESH=RxC line of env, 16 without.
+func meshCores(t *testing.T, env []string) int {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "EBSP_MESH="); ok {
+			r, c, _ := strings.Cut(v, "x")
+			rows, err1 := strconv.Atoi(r)
+			cols, err2 := strconv.Atoi(c)
+			if err1 != nil || err2 != nil || rows < 1 || cols < 1 {
+				t.Fatalf("bad EBSP_MESH %q", v)
+			}
+			return rows * cols
+		}
+	}
+	return 16
+}
+
+// mpirunArgs is the mpirun command line of prog: ranks ranks of cores cores
+// each, the environment variables of env passed on with -x.
+func mpirunArgs(l mpiLayout, env []string, prog string, args ...string) []string {
+	// mpi_yield_when_idle: waiting ranks give up the CPU; with more ranks
+	// than CPUs, runs that took 1 to 3.4 s take 0.5 s (lu, 4 ranks, 2 CPUs)
+	a := []string{"--oversubscribe", "--mca", "mpi_yield_when_idle", "1",
+		"-n", strconv.Itoa(l.ranks), "-x", "EBSP_RANK_CORES=" + strconv.Itoa(l.cores)}
+	if os.Geteuid() == 0 {
+		a = append([]string{"--allow-run-as-root"}, a...)
+	}
+	if l.tcp {
+		a = append(a, "--mca", "btl", "self,tcp")
+	}
+	for _, kv := range env {
+		a = append(a, "-x", kv)
+	}
+	return append(append(a, prog), args...)
+}
+
+// runMPI runs name with args (mpirun, or a wrapper calling it) in dir with
+// env added, in its own process group, killed after mpiTimeout.
+func runMPI(t *testing.T, dir, name string, args, env []string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), mpiTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second // output pipes held by orphans
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the job, if any
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("%s %s: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s",
+			name, strings.Join(args, " "), mpiTimeout, out.String(), errb.String())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	case err != nil:
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestBSPlibUnderMPI(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	var dirs []string
+	for _, pattern := range []string{"conform_*", "example_*"} {
+		found, _ := filepath.Glob(filepath.Join(root, "ctests", "bsplib", pattern, "expected"))
+		for _, exp := range found {
+			dirs = append(dirs, filepath.Dir(exp))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no BSPlib tests found")
+	}
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			if why, ok := mpiExcluded[name]; ok {
+				t.Skip("not under mpirun: " + why)
+			}
+			bin := buildBSPlib(t, root, dir, append(readFields(dir, "cflags"), readFields(dir, "mpi_cflags")...), true)
+			env := readEnv(t, dir)
+			want, err := os.ReadFile(filepath.Join(dir, "expected_mpi"))
+			if err != nil {
+				want, _ = os.ReadFile(filepath.Join(dir, "expected"))
+			}
+			wantCode := 0
+			if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
+				wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			for _, l := range mpiLayouts(meshCores(t, env)) {
+				t.Run(fmt.Sprintf("%s_%dx%d", l.name, l.ranks, l.cores), func(t *testing.T) {
+					args := mpirunArgs(l, env, bin, readFields(dir, "args")...)
+					stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", args, nil)
+					if code != wantCode {
+						t.Errorf("mpirun %s: exit status %d, want %d\nstdout:\n%s\nstderr:\n%s",
+							strings.Join(args, " "), code, wantCode, stdout, stderr)
+					}
+					if g, w := sortedLines(stdout), sortedLines(string(want)); g != w {
+						t.Errorf("mpirun %s: stdout differs (lines sorted)\n--- got\n%s--- want\n%s--- stderr\n%s",
+							strings.Join(args, " "), g, w, stderr)
+					}
+					if stderr != "" {
+						t.Errorf("mpirun %s: unexpected stderr:\n%s", strings.Join(args, " "), stderr)
+					}
+				})
+			}
+		})
+	}
+}
+
+// stopSource stops a run from the last pid (on the last rank) in superstep
+// 1: with bsp_abort (argument "abort") or a segmentation fault ("crash").
+const stopSource = `#include <bsp.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *how = "abort";
+
+static void spmd(void)
+{
+    bsp_begin(bsp_nprocs());
+    bsp_sync();
+    if (bsp_pid() == bsp_nprocs() - 1) {
+        if (strcmp(how, "abort") == 0)
+            bsp_abort("pid %u gives up\n", (unsigned)bsp_pid());
+        else
+            *(volatile int *)8 = 1;
+    }
+    bsp_sync();
+    bsp_sync();
+    bsp_end();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        how = argv[1];
+    bsp_init(spmd, argc, argv);
+    spmd();
+    printf("not reached\n");
+    return 0;
+}
+`
+
+// buildStop writes stopSource to a temporary directory and builds it.
+func buildStop(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "stop")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stop.c"), []byte(stopSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buildBSPlib(t, repoRoot(t), dir, []string{"-std=c99", "-pedantic"}, true)
+}
+
+// mpiStopLayouts: the stopping pid alone on rank 1, and beside another.
+var mpiStopLayouts = []mpiLayout{{name: "2x1", ranks: 2, cores: 1}, {name: "2x2", ranks: 2, cores: 2}}
+
+// bsp_abort on the last rank: its message once, a non-zero exit, no hang.
+func TestMPIAbort(t *testing.T) {
+	needMPI(t)
+	bin := buildStop(t)
+	for _, l := range mpiStopLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, "abort"), nil)
+			msg := fmt.Sprintf("pid %d gives up", l.ranks*l.cores-1)
+			if code == 0 || strings.Count(stdout+stderr, msg) != 1 || strings.Contains(stdout, "not reached") {
+				t.Errorf("exit status %d (want non-zero), %q %d times (want once)\nstdout:\n%s\nstderr:\n%s",
+					code, msg, strings.Count(stdout+stderr, msg), stdout, stderr)
+			}
+		})
+	}
+}
+
+// A segmentation fault on the last rank: a non-zero exit, no hang.
+func TestMPICrash(t *testing.T) {
+	needMPI(t)
+	if sanitized() {
+		t.Skip("signals belong to the sanitizer")
+	}
+	bin := buildStop(t)
+	for _, l := range mpiStopLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, "crash"), nil)
+			if code == 0 || strings.Contains(stdout, "not reached") {
+				t.Errorf("exit status %d, want non-zero\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// bsprun -n P --ranks R: R ranks of P/R cores (tools/bsprun.in as it is in
+// the tree; it has nothing for make to fill in).
+func TestMPIBsprun(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	bsprun := filepath.Join(root, "tools", "bsprun.in")
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "example_hello"), nil, true)
+	hello := func(p int) string {
+		var b strings.Builder
+		for i := 0; i < p; i++ {
+			fmt.Fprintf(&b, "Hello from core %d of %d\n", i, p)
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ p, r int }{{4, 2}, {8, 4}, {3, 3}, {4, 1}} {
+		t.Run(fmt.Sprintf("n%d_ranks%d", c.p, c.r), func(t *testing.T) {
+			args := []string{bsprun, "-n", strconv.Itoa(c.p), "--ranks", strconv.Itoa(c.r), bin}
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "sh", args, nil)
+			if code != 0 || sortedLines(stdout) != hello(c.p) || stderr != "" {
+				t.Errorf("bsprun %s: exit status %d\nstdout:\n%s\nwant (sorted):\n%sstderr:\n%s",
+					strings.Join(args[1:], " "), code, stdout, hello(c.p), stderr)
+			}
+		})
+	}
+	// P not a multiple of R: refused before mpirun
+	stdout, stderr, code := runMPI(t, filepath.Dir(bin), "sh", []string{bsprun, "-n", "6", "--ranks", "4", bin}, nil)
+	if want := "bsprun: 6 cores do not divide into 4 ranks (P must be a multiple of R)"; code != 2 || stdout != "" ||
+		strings.TrimSpace(stderr) != want {
+		t.Errorf("bsprun -n 6 --ranks 4: exit status %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+	}
+}

@@ -1,0 +1,118 @@
+package ctests
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The world of several processes beyond TestBSPlibUnderMPI: misuse reported
+// as in one process, and blocks unpacked in order of arrival.
+
+// mpiMisuseCases are the cases of misuseCases whose report under mpirun is
+// the one-process report (the library's own lines of stderr: mpirun adds
+// its banners). Not here: the calls outside a section and before bsp_begin
+// (one process's matters), and return_without_end, whose report on the
+// rank of the returning core cannot list where the other ranks' cores wait.
+var mpiMisuseCases = []string{"put_same_superstep", "put_out_of_range", "get_bad_pid", "negative_size",
+	"size_too_large", "null_source", "pop_unregistered", "pop_cancels_push", "push_mismatch",
+	"tagsize_mismatch", "abort", "abort_pid0", "end_while_others_sync"}
+
+// libraryLines are the lines of a run's stderr that the library printed.
+func libraryLines(stderr string) string {
+	var keep []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "$") || strings.HasPrefix(line, "ebsp:") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+func TestMPIMisuse(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "misuse"), nil, true)
+	cases := map[string]misuseCase{}
+	for _, c := range misuseCases {
+		cases[c.name] = c
+	}
+	for _, name := range mpiMisuseCases {
+		c, ok := cases[name]
+		if !ok {
+			t.Fatalf("no misuse case %q", name)
+		}
+		for _, l := range []mpiLayout{{name: "4x1", ranks: 4, cores: 1}, {name: "2x2", ranks: 2, cores: 2}} {
+			t.Run(name+"/"+l.name, func(t *testing.T) {
+				stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, c.env, bin, name), nil)
+				if code != c.exit {
+					t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
+				}
+				if g, w := sortedLines(Canonical(stdout)), sortedLines(Canonical(c.stdout)); strings.TrimSpace(g) != strings.TrimSpace(w) {
+					t.Errorf("stdout differs\n--- got\n%s--- want\n%s--- stderr\n%s", g, w, stderr)
+				}
+				if g, w := libraryLines(stderr), strings.TrimSpace(c.stderr); g != w {
+					t.Errorf("stderr differs\n--- got\n%s\n--- want\n%s\n--- whole stderr\n%s", g, w, stderr)
+				}
+			})
+		}
+	}
+}
+
+// allToAll puts every core's pid+1 into every core and checks the sums.
+const allToAll = `#include <bsp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    bsp_begin(bsp_nprocs());
+    unsigned p = bsp_nprocs(), s = bsp_pid();
+    int *in = calloc(p, sizeof(int)), v = (int)s + 1;
+    bsp_push_reg(in, p * sizeof(int));
+    bsp_sync();
+    for (unsigned t = 0; t < p; t++)
+        bsp_put(t, &v, in, s * sizeof(int), sizeof(int));
+    bsp_sync();
+    int sum = 0;
+    for (unsigned t = 0; t < p; t++)
+        sum += in[t];
+    printf("%u: sum %d\n", s, sum);
+    bsp_end();
+    return 0;
+}
+`
+
+// Rank 1 sends its blocks late (EBSP_MPI_TEST): ranks 0 and 2 unpack the
+// other's block first, and still compute the sums.
+func TestMPIFirstArrival(t *testing.T) {
+	needMPI(t)
+	dir := filepath.Join(t.TempDir(), "a2a")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a2a.c"), []byte(allToAll), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildBSPlib(t, repoRoot(t), dir, nil, true)
+	l := mpiLayout{name: "3x1", ranks: 3, cores: 1}
+	stdout, stderr, code := runMPI(t, dir, "mpirun", mpirunArgs(l, []string{"EBSP_MPI_TEST=delay=1:300,trace"}, bin), nil)
+	if code != 0 || sortedLines(stdout) != "0: sum 6\n1: sum 6\n2: sum 6\n" {
+		t.Fatalf("exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	order := regexp.MustCompile(`(?m)^ebsp mpi: rank (\d) round \d+: blocks arrived from (\d) (\d)$`)
+	last := map[string]bool{}
+	for _, m := range order.FindAllStringSubmatch(stderr, -1) {
+		if m[1] != "1" {
+			if m[3] != "1" {
+				t.Errorf("rank %s unpacked rank 1's late block before rank %s's: %q", m[1], m[3], m[0])
+			}
+			last[m[1]] = true
+		}
+	}
+	if !last["0"] || !last["2"] {
+		t.Errorf("ranks 0 and 2 did not both report a round with two blocks\nstderr:\n%s", stderr)
+	}
+}
