@@ -141,7 +141,13 @@ func goReportStall(kind C.int) {
 	case C.STALL_NO_END:
 		header = engine.NoEndHeader
 	}
-	lines := machine.StallReport(header, func(pid int) engine.Where { return engine.Where(C.sched_where(C.int(pid))) })
+	lines := machine.StallReportOf(header, func(pid int) (engine.Where, int) {
+		c := machine.Core(pid)
+		if !c.Local() {
+			return engine.WhereElsewhere, c.ReportStep()
+		}
+		return engine.Where(C.sched_where(C.int(pid))), c.Superstep()
+	})
 	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
 	machine.RecordAbort(-1, reason, lines[0])
 }

@@ -128,6 +128,13 @@ func (c *Core) errorf(call, format string, args ...any) *Error {
 	return &Error{Pid: c.pid, Call: call, What: fmt.Sprintf(format, args...), Superstep: c.reportStep()}
 }
 
+// Local tells whether the core runs in this process (the transport's
+// answer; always, but in a world of several processes).
+func (c *Core) Local() bool { return c.local(c.pid) }
+
+// ReportStep is reportStep, for reports made outside the engine.
+func (c *Core) ReportStep() int { return c.reportStep() }
+
 // reportStep is the superstep to name in a report about this core: its
 // own, or, for a core of another process (whose counter is not kept here),
 // that of a core of this one (they are in the same sync).

@@ -21,6 +21,9 @@ const (
 	WhereFinished
 	WhereLqcd     // in an LQCD collective (sumDouble, waitForBarrier, ...)
 	WhereLqcdWait // blocked in LQCD waitFor / waitForMultiple
+	// WhereElsewhere: in another process (an MPI rank), which a report
+	// of this one cannot see (not a place of the C scheduler's).
+	WhereElsewhere = 100
 )
 
 func (w Where) String() string {
@@ -41,6 +44,8 @@ func (w Where) String() string {
 		return "waiting in an LQCD collective"
 	case WhereLqcdWait:
 		return "waiting in LQCD waitFor"
+	case WhereElsewhere:
+		return "on other MPI ranks"
 	}
 	return "not started"
 }
