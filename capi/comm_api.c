@@ -20,6 +20,16 @@
 #include <e_bsp.h>
 #include <string.h>
 
+/* Asks the engine with `call` (evaluated anew each time) until it answers
+ * other than ENGINE_NOT_YET. The call returns before reg_wait_again waits,
+ * so the wait holds no Go frame on the core's stack. */
+#define ASK_ENGINE(call)                    \
+    do {                                    \
+        struct reg_wait w_ = {0};           \
+        while (reg_wait_again(&w_, (call))) \
+            ;                               \
+    } while (0)
+
 /* The calling core, or NULL on the host or when the run is stopping. */
 static struct ebsp_core *active_core(void)
 {
@@ -73,11 +83,8 @@ __attribute__((noinline)) static void put_slow(int pid, const void *src, void *d
         return;
     if (direct == DIRECT_ELSEWHERE && self && reqlog_put(self, pid, src, dst, offset, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (direct == DIRECT_ELSEWHERE && self && drained(self)) {
-        struct reg_wait w = {0};
-        while (reg_wait_again(&w, goPut(self->pid, pid, (void *)src, dst, offset, nbytes)))
-            ;
-    }
+    if (direct == DIRECT_ELSEWHERE && self && drained(self))
+        ASK_ENGINE(goPut(self->pid, pid, (void *)src, dst, offset, nbytes));
     sched_leave_if_stopped();
 }
 
@@ -112,11 +119,8 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
     }
     if (self && !world_local(pid) && wire_put(self, pid, src, dst, offset, nbytes) == DIRECT_LOGGED)
         return; /* completes at the sync, as BSPlib allows */
-    if (self) {
-        struct reg_wait w = {0};
-        while (reg_wait_again(&w, goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes)))
-            ;
-    }
+    if (self)
+        ASK_ENGINE(goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes));
     sched_leave_if_stopped();
 }
 
@@ -138,11 +142,8 @@ __attribute__((noinline)) static void get_slow(int pid, const void *src, int off
         return;
     if (direct == DIRECT_ELSEWHERE && self && reqlog_get(self, pid, src, offset, dst, nbytes))
         return; /* logged: nothing here can have stopped the run */
-    if (direct == DIRECT_ELSEWHERE && self && drained(self)) {
-        struct reg_wait w = {0};
-        while (reg_wait_again(&w, goGet(self->pid, pid, (void *)src, offset, dst, nbytes)))
-            ;
-    }
+    if (direct == DIRECT_ELSEWHERE && self && drained(self))
+        ASK_ENGINE(goGet(self->pid, pid, (void *)src, offset, dst, nbytes));
     sched_leave_if_stopped();
 }
 
@@ -167,11 +168,8 @@ __attribute__((noinline)) static void hpget_slow(int pid, const void *src, int o
     struct ebsp_core *self = active_core();
     if (read_now(self, pid, src, offset, dst, nbytes))
         return;
-    if (self) {
-        struct reg_wait w = {0};
-        while (reg_wait_again(&w, goHPGet(self->pid, pid, (void *)src, offset, dst, nbytes)))
-            ;
-    }
+    if (self)
+        ASK_ENGINE(goHPGet(self->pid, pid, (void *)src, offset, dst, nbytes));
     sched_leave_if_stopped();
 }
 
@@ -189,11 +187,8 @@ __attribute__((noinline)) static void direct_get_slow(int pid, const void *src, 
     struct ebsp_core *self = active_core();
     if (read_now(self, pid, src, offset, dst, nbytes))
         return;
-    if (self) {
-        struct reg_wait w = {0};
-        while (reg_wait_again(&w, goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes)))
-            ;
-    }
+    if (self)
+        ASK_ENGINE(goDirectGet(self->pid, pid, (void *)src, offset, dst, nbytes));
     sched_leave_if_stopped();
 }
 
@@ -210,11 +205,8 @@ void *ebsp_get_direct_address(int pid, const void *variable)
 {
     struct ebsp_core *self = active_core();
     void *addr = NULL;
-    if (self) {
-        struct reg_wait w = {0};
-        while (reg_wait_again(&w, goDirectAddress(self->pid, pid, (void *)variable, &addr)))
-            ;
-    }
+    if (self)
+        ASK_ENGINE(goDirectAddress(self->pid, pid, (void *)variable, &addr));
     sched_leave_if_stopped();
     return addr;
 }

@@ -103,10 +103,8 @@ void ebsp_set_tagsize(int *tag_bytes)
 
 void ebsp_send_down(int pid, const void *tag, const void *payload, int nbytes)
 {
-    if (payload && nbytes > 0 && user_pointer_small(payload, (size_t)nbytes)) {
-        goBadUserMemory(-1, "ebsp_send_down", "the payload", (uintptr_t)payload, (size_t)nbytes, 0, 0);
+    if (payload && nbytes > 0 && user_pointer_refused(-1, "ebsp_send_down", "the payload", payload, (size_t)nbytes, 0))
         return;
-    }
     /* a small payload pointer with nbytes <= 0 is never read: as NULL */
     goSendDown(pid, user_pointer_for_go(tag), small_value(tag), user_pointer_for_go(payload), nbytes);
 }

@@ -100,10 +100,8 @@ void ebsp_dma_push(ebsp_dma_handle *desc, void *dst, const void *src, size_t nby
         return;
     }
     desc->core = self->pid;
-    if (user_pointer_small(src, nbytes) || user_pointer_small(dst, nbytes)) {
-        int bad_src = user_pointer_small(src, nbytes);
-        goBadUserMemory(self->pid, "ebsp_dma_push", bad_src ? "the source" : "the destination",
-                        (uintptr_t)(bad_src ? src : dst), nbytes, 0, !bad_src);
+    if (user_pointer_refused(self->pid, "ebsp_dma_push", "the source", src, nbytes, 0) ||
+        user_pointer_refused(self->pid, "ebsp_dma_push", "the destination", dst, nbytes, 1)) {
         sched_leave_if_stopped(); /* the handle keeps ticket 0: nothing to wait for */
         return;
     }

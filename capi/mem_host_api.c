@@ -30,10 +30,7 @@ static long long address_value(off_t address)
  * reports itself) is reported here: 1 when it is one with bytes to copy. */
 static int small_buffer(const char *call, const char *what, const void *buf, int size, int write)
 {
-    if (!buf || size <= 0 || !user_pointer_small(buf, (size_t)size))
-        return 0;
-    goBadUserMemory(-1, (char *)call, (char *)what, (uintptr_t)buf, (size_t)size, 0, write);
-    return 1;
+    return buf && size > 0 && user_pointer_refused(-1, call, what, buf, (size_t)size, write);
 }
 
 /* The core-side address as a pointer for the engine, which uses it only

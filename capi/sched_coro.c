@@ -180,7 +180,7 @@ static struct {
     char *region;
     size_t region_size, stack_size, page;
     struct coro *coros;        /* [n], index = pid */
-    int n, first;
+    int n;
     void (*run_core)(struct ebsp_core *);
     struct worker *workers;    /* [max_workers] */
     int max_workers;
@@ -653,9 +653,9 @@ void coro_wake_parked(void)
 
 void coro_poke(int pid)
 {
-    if (!co.coros || pid < co.first || pid >= co.first + co.n)
+    if (!co.coros || pid < 0 || pid >= co.n)
         return;
-    atomic_fetch_add(&home_of(&co.coros[pid - co.first])->pokes, 1);
+    atomic_fetch_add(&home_of(&co.coros[pid])->pokes, 1);
     kick(INT_MAX);
 }
 
@@ -917,7 +917,6 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     co.page = (size_t)sysconf(_SC_PAGESIZE);
     co.stack_size = (stack_size + co.page - 1) & ~(co.page - 1);
     co.n = count;
-    co.first = 0;
     co.run_core = run_core;
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */

@@ -302,6 +302,16 @@ extern void goSpmdDone(int ok);
  * on core pid (stopping the run), or on the host for pid -1 (a line on
  * stderr). */
 extern void goBadUserMemory(int pid, char *call, char *what, uintptr_t p, size_t n, size_t good, int write);
+/* Whether p, argument `what` of `call` with n bytes to copy, is a small
+ * number (user_pointer_small, NULL too); it is then reported as above
+ * (nothing of it can be used) and the call must not go on. */
+static inline int user_pointer_refused(int pid, const char *call, const char *what, const void *p, size_t n, int write)
+{
+    if (!user_pointer_small(p, n))
+        return 0;
+    goBadUserMemory(pid, (char *)call, (char *)what, (uintptr_t)p, n, 0, write);
+    return 1;
+}
 extern void goEndCallback(int running);
 
 /* ---- the MPI world (world.c, world.go) ---- */

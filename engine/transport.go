@@ -11,8 +11,8 @@ import (
 // blocks for it in source order, each block in the order it was packed.
 // It knows nothing of BSP: a record is a kind, two 32-bit arguments and a
 // payload, and what a kind means belongs to the layer that registered a
-// handler for it (DRMA, BSMP). An MPI transport implements Transport over
-// MPI_Alltoallv; nothing above it changes.
+// handler for it (DRMA, BSMP). The MPI world (world/mpi) implements it
+// over the ranks of an Open MPI job; nothing above it changed.
 
 // Lane is one stream of blocks, exchanged and delivered on its own. The
 // superstep (superstep.go) decides when each lane is delivered, e.g. get
