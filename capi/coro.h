@@ -56,9 +56,10 @@ void coro_kick(void);
 /* Makes every parked coroutine runnable, whatever its word (the run
  * stops, clocks to look at). */
 void coro_wake_parked(void);
-/* Makes the parked coroutines of core pid's worker runnable if their word
+/* Makes the parked coroutines of the worker of the run's core i (its
+ * index in the run: pid minus the run's first pid) runnable if their word
  * changed (coro_wait); call after changing it. */
-void coro_poke(int pid);
+void coro_poke(int i);
 /* coro_poke for the cores of every worker. */
 void coro_poke_all(void);
 

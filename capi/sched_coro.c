@@ -651,11 +651,11 @@ void coro_wake_parked(void)
     kick(INT_MAX);
 }
 
-void coro_poke(int pid)
+void coro_poke(int i)
 {
-    if (!co.coros || pid < 0 || pid >= co.n)
+    if (!co.coros || i < 0 || i >= co.n)
         return;
-    atomic_fetch_add(&home_of(&co.coros[pid])->pokes, 1);
+    atomic_fetch_add(&home_of(&co.coros[i])->pokes, 1);
     kick(INT_MAX);
 }
 
