@@ -1109,9 +1109,9 @@ int coro_wait(_Atomic unsigned *word, unsigned val)
     return 0;
 }
 
-void coro_poke(int pid)
+void coro_poke(int i)
 {
-    (void)pid;
+    (void)i;
 }
 
 void coro_kick(void)
