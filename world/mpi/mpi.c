@@ -2,6 +2,9 @@
 #include "_cgo_export.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,9 +155,24 @@ int mpiw_next_arrival(void)
     return -1;
 }
 
+/* MPI_Abort waits for mpirun to end the job, which it cannot do while a
+ * host is cut off: the process then ends by itself, its report made. */
+enum { ABORT_GRACE_S = 5 };
+
+static void *exit_later(void *code)
+{
+    sleep(ABORT_GRACE_S);
+    _exit((int)(intptr_t)code);
+    return NULL;
+}
+
 void mpiw_abort(int code)
 {
+    pthread_t t;
+    if (pthread_create(&t, NULL, exit_later, (void *)(intptr_t)code) == 0)
+        pthread_detach(t);
     M.abort(M.world, code);
+    _exit(code); /* MPI_Abort returned: it should not */
 }
 
 int mpiw_finalize(void)

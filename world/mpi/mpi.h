@@ -60,7 +60,9 @@ int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, ch
 /* The rank whose block arrived next, or -1 once every block arrived and
  * every send completed; -2 on an MPI error. */
 int mpiw_next_arrival(void);
-/* Ends the job: every rank, with code. */
+/* Ends the job: every rank, with code; this process after a few seconds
+ * at the latest (MPI_Abort waits for mpirun, which may not reach a host
+ * cut off from the network). */
 void mpiw_abort(int code);
 int mpiw_finalize(void);
 
