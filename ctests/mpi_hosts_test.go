@@ -408,9 +408,7 @@ func (j *nsJob) waitFor(d time.Duration, want ...string) bool {
 var rshWarning = regexp.MustCompile(`(?m)^\[[^]]*\] plm:rsh: Warning: setpgid\(\d+,\d+\) failed in parent with errno=Permission denied\(13\)\n`)
 
 func TestMPIAcrossHosts(t *testing.T) {
-	if _, err := exec.LookPath("mpirun"); err != nil {
-		t.Skip("SKIPPED: mpirun is not installed (apt-get install openmpi-bin)")
-	}
+	needMPI(t)
 	root := repoRoot(t)
 	if _, err := os.Stat(filepath.Join(libDir(root), "libebsp.so")); err != nil {
 		t.Fatalf("%s/libebsp.so not built: run `make lib` first (%v)", libDir(root), err)
