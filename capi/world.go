@@ -46,6 +46,11 @@ func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
 		complain(err.Error())
 	}
 	p.TestSettings(test.DelayRank, test.DelayMS, test.Trace)
+	block, err := env.MPIBlockOf(get)
+	if err != nil {
+		complain(err.Error())
+	}
+	p.BlockLimit(block)
 	return emesh.SquarestMesh(p.Cores())
 }
 

@@ -137,3 +137,33 @@ func TestMPIFirstArrival(t *testing.T) {
 		t.Errorf("ranks 0 and 2 did not both report a round with two blocks\nstderr:\n%s", stderr)
 	}
 }
+
+// Blocks larger than EBSP_MPI_BLOCK go as several MPI messages, each
+// received in place after the one before: with 64-byte messages, every
+// block of these programs is split, and their output is the same.
+func TestMPIBlockSplit(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	for _, c := range []struct {
+		dir    string
+		layout mpiLayout
+	}{
+		{"conform_bsmp", mpiLayout{name: "3x1", ranks: 3, cores: 1}},
+		{"conform_reg_pops", mpiLayout{name: "2x2", ranks: 2, cores: 2}},
+		{"example_inprod", mpiLayout{name: "2x32", ranks: 2, cores: 32}},
+	} {
+		t.Run(c.dir, func(t *testing.T) {
+			dir := filepath.Join(root, "ctests", "bsplib", c.dir)
+			bin := buildBSPlib(t, root, dir, readFields(dir, "cflags"), true)
+			want, err := os.ReadFile(filepath.Join(dir, "expected"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := append(readEnv(t, dir), "EBSP_MPI_BLOCK=64")
+			stdout, stderr, code := runMPI(t, dir, "mpirun", mpirunArgs(c.layout, env, bin, readFields(dir, "args")...), nil)
+			if code != 0 || sortedLines(stdout) != sortedLines(string(want)) {
+				t.Errorf("exit status %d, stdout (lines sorted)\n%s--- want\n%s--- stderr\n%s", code, sortedLines(stdout), sortedLines(string(want)), stderr)
+			}
+		})
+	}
+}

@@ -48,7 +48,7 @@ const (
 )
 
 // Vars lists every variable the library reads, in README.md's order.
-var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores, MPITest, World}
+var Vars = []string{Mesh, KernelPath, Sched, Workers, Rest, StackKB, Checks, CommLimit, Timeout, LocalMem, ExtMem, Stats, Slowdown, Trace, DMASync, RankCores, MPIBlock, MPITest, World}
 
 // MeshOf is EBSP_MESH: the emulated mesh, emesh.DefaultMesh when unset.
 func MeshOf(get Getenv) (emesh.Mesh, error) {
@@ -112,6 +112,24 @@ func WorldCopyOf(get Getenv) (bool, error) {
 	default:
 		return false, fmt.Errorf("%s=%q: want shared or copy; using shared", World, v)
 	}
+}
+
+// MPIBlock names the largest MPI message the MPI world sends: a larger
+// block for one rank goes as several (bytes, default 4 MiB).
+const MPIBlock = "EBSP_MPI_BLOCK"
+
+// MPIBlockOf is EBSP_MPI_BLOCK: 64..2^30 bytes; 0 (the default) when
+// unset, or on an error, returned to be reported.
+func MPIBlockOf(get Getenv) (int, error) {
+	v := strings.TrimSpace(get(MPIBlock))
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 64 || n > 1<<30 {
+		return 0, fmt.Errorf("%s=%q: want a number of bytes from 64 to 1073741824; using 4 MiB", MPIBlock, v)
+	}
+	return n, nil
 }
 
 // MPITest names the settings for tests of the MPI world:

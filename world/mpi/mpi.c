@@ -39,6 +39,7 @@ static struct {
     MPI_Request *reqs;
     int *rank_of;
     int nrecv, recv_left, nsend, cap;
+    int *left, nleft; /* by rank: messages of its block not yet arrived */
     int finalized;
 } M;
 
@@ -109,27 +110,78 @@ int mpiw_bcast_int(int *value)
     return M.bcast(value, 1, M.integer, 0, M.world) == MPI_SUCCESS ? 0 : -1;
 }
 
+/* The largest message of a block (mpiw_block_limit): a larger block goes
+ * as several, received in place one after the other. */
+static int64_t block_limit = 4 << 20;
+
+void mpiw_block_limit(int64_t bytes)
+{
+    block_limit = bytes > 0 ? bytes : 4 << 20;
+}
+
+/* The messages of a block of n bytes. */
+static int64_t pieces(int64_t n)
+{
+    return n <= 0 ? 0 : (n + block_limit - 1) / block_limit;
+}
+
+/* Room for n requests. */
+static int reserve_requests(int64_t n)
+{
+    if (n <= M.cap)
+        return 0;
+    free(M.reqs);
+    free(M.rank_of);
+    M.reqs = malloc((size_t)n * sizeof *M.reqs);
+    M.rank_of = malloc((size_t)n * sizeof *M.rank_of);
+    if (!M.reqs || !M.rank_of)
+        return -1;
+    M.cap = (int)n;
+    return 0;
+}
+
+/* Posts the messages of a block of len bytes at buf to or from rank r:
+ * one per block_limit bytes, in order (MPI keeps the order of messages
+ * of one tag between two ranks). */
+static int post_pieces(int send, char *buf, int64_t len, int r, int tag, int *n)
+{
+    for (int64_t at = 0; at < len; at += block_limit) {
+        int count = (int)(len - at < block_limit ? len - at : block_limit);
+        M.rank_of[*n] = r;
+        int rc = send ? M.isend(buf + at, count, M.byte, r, tag, M.comm, &M.reqs[*n])
+                      : M.irecv(buf + at, count, M.byte, r, tag, M.comm, &M.reqs[*n]);
+        if (rc != MPI_SUCCESS)
+            return -1;
+        (*n)++;
+    }
+    return 0;
+}
+
 int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, char *const *recv, const int64_t *recv_len)
 {
-    if (M.cap < 2 * ranks) {
-        free(M.reqs);
-        free(M.rank_of);
-        M.reqs = malloc(2 * (size_t)ranks * sizeof *M.reqs);
-        M.rank_of = malloc(2 * (size_t)ranks * sizeof *M.rank_of);
-        if (!M.reqs || !M.rank_of)
+    int64_t total = ranks;
+    for (int r = 0; r < ranks; r++)
+        total += pieces(send_len[r]) + pieces(recv_len[r]);
+    if (reserve_requests(total) != 0)
+        return -1;
+    if (M.nleft < ranks) {
+        int *left = realloc(M.left, (size_t)ranks * sizeof *left);
+        if (!left)
             return -1;
-        M.cap = 2 * ranks;
+        M.left = left;
+        M.nleft = ranks;
     }
     int n = 0;
+    M.recv_left = 0;
+    for (int r = 0; r < ranks; r++) {
+        M.left[r] = (int)pieces(recv_len[r]);
+        M.recv_left += M.left[r] > 0;
+        if (post_pieces(0, recv[r], recv_len[r], r, tag, &n) != 0)
+            return -1;
+    }
+    M.nrecv = n;
     for (int r = 0; r < ranks; r++)
-        if (recv_len[r] > 0) {
-            M.rank_of[n] = r;
-            if (M.irecv(recv[r], (int)recv_len[r], M.byte, r, tag, M.comm, &M.reqs[n++]) != MPI_SUCCESS)
-                return -1;
-        }
-    M.nrecv = M.recv_left = n;
-    for (int r = 0; r < ranks; r++)
-        if (send_len[r] > 0 && M.isend(send[r], (int)send_len[r], M.byte, r, tag, M.comm, &M.reqs[n++]) != MPI_SUCCESS)
+        if (post_pieces(1, send[r], send_len[r], r, tag, &n) != 0)
             return -1;
     M.nsend = n - M.nrecv;
     return 0;
@@ -141,10 +193,15 @@ int mpiw_next_arrival(void)
         int i = -1;
         /* MPI_STATUS_IGNORE is NULL in Open MPI; a completed request becomes
          * MPI_REQUEST_NULL, which Waitany passes over */
-        if (M.waitany(M.nrecv, M.reqs, &i, NULL) != MPI_SUCCESS || i < 0 || i >= M.nrecv)
-            return -2;
-        M.recv_left--;
-        return M.rank_of[i];
+        for (;;) {
+            if (M.waitany(M.nrecv, M.reqs, &i, NULL) != MPI_SUCCESS || i < 0 || i >= M.nrecv)
+                return -2;
+            int r = M.rank_of[i];
+            if (--M.left[r] == 0) { /* the block's last message */
+                M.recv_left--;
+                return r;
+            }
+        }
     }
     if (M.nsend > 0) {
         int rc = M.waitall(M.nsend, M.reqs + M.nrecv, NULL);
@@ -324,7 +381,7 @@ int mpiw_round(int kind, int step)
     X.sent_bytes += (int64_t)(X.ranks - 1) * X.words * (int64_t)sizeof *X.out;
     for (int r = 0; r < X.ranks; r++)
         if (X.send_len[r] > 0) {
-            X.sent_msgs++;
+            X.sent_msgs += pieces(X.send_len[r]);
             X.sent_bytes += X.send_len[r];
         }
     for (int r = 0; r < X.ranks; r++)

@@ -53,6 +53,9 @@ int mpiw_step(int r);
  * on stderr, per round with blocks, the ranks in the order they arrived. */
 void mpiw_test_settings(int delay_rank, int delay_ms, int trace);
 
+/* The largest MPI message: a larger block goes as several (0: 4 MiB). */
+void mpiw_block_limit(int64_t bytes);
+
 /* One exchange of blocks: a receive of recv_len[r] bytes from each rank r
  * with recv_len[r] > 0, a send of send_len[r] bytes to each rank with
  * send_len[r] > 0 (buffers stay valid until mpiw_next_arrival returns -1). */

@@ -53,6 +53,10 @@ func (p *Process) TestSettings(delayRank, delayMS int, trace bool) {
 	C.mpiw_test_settings(C.int(delayRank), C.int(delayMS), C.int(t))
 }
 
+// BlockLimit makes blocks larger than bytes go as several messages (0:
+// the default, 4 MiB).
+func (p *Process) BlockLimit(bytes int) { C.mpiw_block_limit(C.int64_t(bytes)) }
+
 // Cores is the number of cores of the whole job.
 func (p *Process) Cores() int { return p.Ranks * p.PerRank }
 
