@@ -62,12 +62,12 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	m.SetMemoryConfig(memCfg)
 	n, err := beginMPISection(m, int(nprocs))
 	if err != nil {
-		complain(err.Error())
+		complainOnce(err.Error())
 		return nil
 	}
 	nprocs = C.longlong(n)
 	if err := m.BeginStandard(int(nprocs)); err != nil {
-		complain(err.Error())
+		complainOnce(mpiBeginError(int(nprocs), err).Error())
 		return nil
 	}
 	table := C.sched_cores_alloc(C.int(nprocs))
