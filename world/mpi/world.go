@@ -135,8 +135,6 @@ func (p *Process) NewWorld(nprocs int, flags []*[2]atomic.Int32) (*World, error)
 	return w, nil
 }
 
-func (w *World) rankOf(pid int) int { return pid / w.p.PerRank }
-
 // LocalMemory: the cores of a rank share its memory (engine.LocalMemory).
 func (w *World) LocalMemory() bool { return true }
 
