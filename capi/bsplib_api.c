@@ -481,10 +481,8 @@ void bsplib_vabort(const char *format, va_list ap)
         bl_refuse("bsp_abort");
         return;
     }
-    if (!sched_stopped()) {
-        goCoreAbort(self->pid, (char *)msg);
-        sched_stop();
-    }
+    if (!sched_stopped())
+        goCoreAbort(self->pid, (char *)msg); /* stops the run */
     free(text);
     sched_leave_if_stopped();
 }

@@ -42,8 +42,20 @@ func fail(err *engine.Error) {
 		return
 	}
 	diagLine(err.Pid, err.Error())
-	machine.RecordAbort(err.Pid, "BSP ERROR", err.Error())
+	stopThenRecord(err.Pid, "BSP ERROR", err.Error())
+}
+
+// stopThenRecord stops the run, then records why. In this order: once the
+// engine says the run is aborted, the other cores' calls do nothing
+// (coreOf), and a bsp_sync that did nothing must find the run stopped,
+// or its core would run on past it (seen once in misuse_board_silent: a
+// core printed after two such syncs). The report is read once every core,
+// this one included, has left.
+func stopThenRecord(pid int, reason, message string) {
 	C.sched_stop()
+	if machine != nil {
+		machine.RecordAbort(pid, reason, message)
+	}
 }
 
 // warn reports a recoverable misuse on a core, printed as fail prints it;
@@ -93,13 +105,15 @@ func goSyncStep(pid C.int, step C.int) C.int {
 	return C.int(next)
 }
 
+// goCoreAbort stops the run for bsp_abort on core pid (stopThenRecord).
+//
 //export goCoreAbort
 func goCoreAbort(pid C.int, msg *C.char) {
 	text := "bsp_abort"
 	if msg != nil {
 		text = C.GoString(msg)
 	}
-	machine.RecordAbort(int(pid), "bsp_abort", text)
+	stopThenRecord(int(pid), "bsp_abort", text)
 }
 
 // goWorldDiverged reports, on rank 0, ranks of an MPI world whose cores

@@ -163,8 +163,7 @@ void bsp_abort(const char *format, ...)
     if (ebsp_self && !sched_stopped())
         reqlog_drain(ebsp_self);
     out_core_line(pid, text);
-    goCoreAbort(pid, text);
-    sched_stop();
+    goCoreAbort(pid, text); /* stops the run */
     sched_leave_if_stopped();
 }
 

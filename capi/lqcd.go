@@ -49,8 +49,5 @@ func goLqcdPlace(dims *C.int, ndims C.int, nprocs C.int, pidOf *C.int, errbuf *C
 func goLqcdAbort(pid C.int, text *C.char) {
 	msg := C.GoString(text)
 	coreLine(int(pid), msg)
-	if machine != nil {
-		machine.RecordAbort(int(pid), "LQCD ERROR", msg)
-	}
-	C.sched_stop()
+	stopThenRecord(int(pid), "LQCD ERROR", msg)
 }
