@@ -134,10 +134,8 @@ func refuseMPI(call string) {
 	if mpiProc == nil {
 		return
 	}
-	if mpiProc.Rank == 0 {
-		complain(fmt.Sprintf("%s: mpirun started %d ranks of this EBSP host program; an EBSP host and its cores run in one process: "+
-			"start it without mpirun (BSPlib programs, bsp.h, run across ranks)", call, mpiProc.Ranks))
-	}
+	complainOnce(fmt.Sprintf("%s: mpirun started %d ranks of this EBSP host program; an EBSP host and its cores run in one process: "+
+		"start it without mpirun (BSPlib programs, bsp.h, run across ranks)", call, mpiProc.Ranks))
 	endRank(1)
 }
 
