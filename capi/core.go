@@ -129,8 +129,7 @@ func goWorldDiverged() {
 		r := pid / mpiProc.PerRank
 		return engine.Where(mpi.KindOf(r)), mpi.StepOf(r)
 	})
-	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
-	machine.RecordAbort(-1, "deadlock", lines[0])
+	reportStall(lines, "deadlock")
 }
 
 // goWorldReturned reports a core of an MPI rank other than 0 that returned
@@ -142,8 +141,7 @@ func goWorldReturned(pid C.int) {
 	c := machine.Core(int(pid))
 	lines := []string{engine.DeadlockHeader,
 		fmt.Sprintf("  core %02d returned from its SPMD function without bsp_end (superstep %d)", pid, c.Superstep())}
-	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
-	machine.RecordAbort(-1, "deadlock", lines[0])
+	reportStall(lines, "deadlock")
 }
 
 //export goReportStall
@@ -162,6 +160,12 @@ func goReportStall(kind C.int) {
 		}
 		return engine.Where(C.sched_where(C.int(pid))), c.Superstep()
 	})
+	reportStall(lines, reason)
+}
+
+// reportStall prints a stall report (its header first) and records it as
+// the reason the run stops.
+func reportStall(lines []string, reason string) {
 	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
 	machine.RecordAbort(-1, reason, lines[0])
 }

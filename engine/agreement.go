@@ -71,9 +71,23 @@ func (c *Core) sendRegSummary() {
 		cs.err = c.errorf("bsp_sync", "%v", err)
 		return
 	}
-	for i, w := range words {
+	putInt32s(data, words)
+}
+
+// putInt32s writes v into data as int32s, the payload of the
+// registration layers' records.
+func putInt32s(data []byte, v []int) {
+	for i, w := range v {
 		binary.LittleEndian.PutUint32(data[4*i:], uint32(int32(w)))
 	}
+}
+
+// int32s reads such a payload, appending to v.
+func int32s(v []int, data []byte) []int {
+	for i := 0; i+4 <= len(data); i += 4 {
+		v = append(v, int(int32(binary.LittleEndian.Uint32(data[i:]))))
+	}
+	return v
 }
 
 // nullTargets are this core's registrations and pushes of NULL.
@@ -94,10 +108,7 @@ func (c *Core) receiveRegSummary(src int, r record) {
 		a.seen = make([]regSummary, len(c.m.cores))
 		a.got = make([]bool, len(c.m.cores))
 	}
-	var words []int
-	for i := 0; i+4 <= len(r.data); i += 4 {
-		words = append(words, int(int32(binary.LittleEndian.Uint32(r.data[i:]))))
-	}
+	words := int32s(nil, r.data)
 	npops := 0
 	if len(words) > 0 && words[0] >= 0 && 1+words[0] <= len(words) {
 		npops = words[0]
@@ -297,17 +308,11 @@ func (c *Core) sendPopPlan(plan []int) {
 			c.comm.err = c.errorf("bsp_sync", "%v", err)
 			return
 		}
-		for i, target := range plan {
-			binary.LittleEndian.PutUint32(data[4*i:], uint32(int32(target)))
-		}
+		putInt32s(data, plan)
 	}
 }
 
 // receivePopPlan keeps core 0's plan for installRegistrations (phase B).
 func (c *Core) receivePopPlan(_ int, r record) {
-	plan := c.comm.popsIn[:0]
-	for i := 0; i+4 <= len(r.data); i += 4 {
-		plan = append(plan, int(int32(binary.LittleEndian.Uint32(r.data[i:]))))
-	}
-	c.comm.popsIn = plan
+	c.comm.popsIn = int32s(c.comm.popsIn[:0], r.data)
 }

@@ -261,9 +261,9 @@ func (c *Core) applyPut(src int, r record) {
 // were a fifth of a put's cost in the engine.
 func (c *Core) applyPuts(src int, b *Block) {
 	checked := !c.local(src)
-	regs := c.comm.regs
 	mem := b.mem[:b.used]
 	var reg registration
+	var found bool
 	last, bound := -1, 0 // the slot of reg, and its checked size
 	for len(mem) > 0 {
 		slot := int(binary.LittleEndian.Uint32(mem[4:]))
@@ -272,13 +272,10 @@ func (c *Core) applyPuts(src int, b *Block) {
 		data := mem[recHeader : recHeader+n]
 		mem = mem[recordSize(n):]
 		if slot != last {
-			reg, last = registration{}, slot
-			if slot < len(regs) {
-				reg = regs[slot]
-			}
-			bound = c.checkedSize(reg)
+			reg, found = c.slot(slot)
+			last, bound = slot, c.checkedSize(reg)
 		}
-		if checked && (reg.addr == nil && !reg.live || offset+n > bound) {
+		if checked && (!found || offset+n > bound) {
 			c.checkIncoming("bsp_put", src, slot, offset, n) // reports it
 			return
 		}
