@@ -19,10 +19,7 @@ import (
 
 // kindRegSummary is a summary record (laneRequests, to core 0): a is the
 // number of pushes, b the new tag size (or all ones: none), the payload
-// (int32 each) the number of pops, the pop targets in call order and,
-// when the core popped NULL, the targets that are NULL on it (for
-// nullEverywhere, when core 0 cannot read the core's table: another
-// process).
+// the pop targets in call order (int32 each).
 const kindRegSummary = kindMessage + 1
 
 // kindPopPlan carries core 0's resolution of a sync's pops to the other
@@ -41,7 +38,6 @@ type regSummary struct {
 	pushes int
 	pops   []int
 	newTag int
-	nulls  []int // targets NULL on the core, when it popped NULL
 }
 
 // agreeState is core 0's view of the other cores' summaries in a sync.
@@ -61,17 +57,12 @@ func (c *Core) sendRegSummary() {
 	if c.pid == 0 || c.m.comm.atOnce || (len(cs.pushes) == 0 && len(cs.pops) == 0 && cs.newTag < 0) {
 		return
 	}
-	var nulls []int
-	if slices.Contains(cs.pops, popNull) {
-		nulls = c.nullTargets()
-	}
-	words := append(append([]int{len(cs.pops)}, cs.pops...), nulls...)
-	data, err := c.outBlock(laneRequests, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(words))
+	data, err := c.outBlock(laneRequests, 0).add(kindRegSummary, uint32(len(cs.pushes)), uint32(int32(cs.newTag)), 4*len(cs.pops))
 	if err != nil {
 		cs.err = c.errorf("bsp_sync", "%v", err)
 		return
 	}
-	putInt32s(data, words)
+	putInt32s(data, cs.pops)
 }
 
 // putInt32s writes v into data as int32s, the payload of the
@@ -90,17 +81,6 @@ func int32s(v []int, data []byte) []int {
 	return v
 }
 
-// nullTargets are this core's registrations and pushes of NULL.
-func (c *Core) nullTargets() []int {
-	var t []int
-	for j, r := range c.comm.pushes {
-		if r.addr == nil {
-			t = append(t, pushTarget(j))
-		}
-	}
-	return append(t, c.comm.byAddr[nil]...)
-}
-
 // receiveRegSummary keeps a summary until the lane is delivered (core 0).
 func (c *Core) receiveRegSummary(src int, r record) {
 	a := &c.comm.agree
@@ -108,14 +88,7 @@ func (c *Core) receiveRegSummary(src int, r record) {
 		a.seen = make([]regSummary, len(c.m.cores))
 		a.got = make([]bool, len(c.m.cores))
 	}
-	words := int32s(nil, r.data)
-	npops := 0
-	if len(words) > 0 && words[0] >= 0 && 1+words[0] <= len(words) {
-		npops = words[0]
-	} else {
-		words = []int{0}
-	}
-	a.seen[src] = regSummary{pushes: int(r.a), pops: words[1 : 1+npops], newTag: int(int32(r.b)), nulls: words[1+npops:]}
+	a.seen[src] = regSummary{pushes: int(r.a), pops: int32s(a.seen[src].pops[:0], r.data), newTag: int(int32(r.b))}
 	a.got[src] = true
 }
 
@@ -193,7 +166,7 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 			}
 		}
 		if by < 0 {
-			if target = c.nullEverywhere(plan, sums); target == popNull {
+			if target = c.nullEverywhere(plan); target == popNull {
 				return c.errorf("bsp_pop_reg", "every core popped NULL as pop %d of this superstep, and no registration is NULL on every core", k+1)
 			}
 		} else if j := slices.Index(plan, target); j >= 0 {
@@ -212,9 +185,6 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 	mine := make([]int, len(plan))
 	for pid := range sums {
 		o := c.m.cores[pid]
-		if !c.local(pid) {
-			continue // its table is in another process: only its own core can tell
-		}
 		for k, t := range sums[pid].pops {
 			if t == popNull {
 				if addr := o.targetAddr(plan[k]); addr != nil {
@@ -234,16 +204,16 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 }
 
 // nullEverywhere is the newest registration that is NULL on every core and
-// not in taken, or popNull. Core 0 reads the tables of the cores in its
-// process (no core changes its own during phase A), and the summaries of
-// the others.
-func (c *Core) nullEverywhere(taken []int, sums []regSummary) int {
+// not in taken, or popNull. Core 0 reads the other cores' tables (no core
+// changes its own during phase A), of cores in other processes their
+// mirrors (mirror.go).
+func (c *Core) nullEverywhere(taken []int) int {
 	ok := func(t int) bool {
 		if slices.Contains(taken, t) {
 			return false
 		}
 		for _, o := range c.m.cores {
-			if c.local(o.pid) && o.targetAddr(t) != nil || !c.local(o.pid) && !slices.Contains(sums[o.pid].nulls, t) {
+			if o.targetAddr(t) != nil {
 				return false
 			}
 		}

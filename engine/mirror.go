@@ -1,6 +1,6 @@
 package engine
 
-import "encoding/binary"
+import "unsafe"
 
 // Mirrors: the registration tables of cores in other processes, kept in
 // this one so that a request to such a core is checked at the call, with
@@ -10,11 +10,17 @@ import "encoding/binary"
 // of other processes; the first core of this process keeps them and, in
 // phase B, applies them to the core's table here as the core does to its
 // own (the pops withdraw what core 0's plan says, on every core alike).
-// A mirrored registration has a size and no address.
+// A mirrored registration has the size and, for its address, NULL or
+// notNull: core 0 resolves pops of NULL with the mirrors (nullEverywhere).
 
 // kindRegMirror is a mirror record (laneRequests): a is the number of
-// pushes, b of pops, the payload the pushes' sizes (int32 each).
+// pushes, b of pops, the payload a word (int32) per push: its size, or
+// -1-size for a push of NULL.
 const kindRegMirror = kindPopPlan + 1
+
+// notNull is the address of a mirrored registration of a variable that
+// is not NULL: it says only that (the variable is in another process).
+var notNull = unsafe.Pointer(new(byte))
 
 func init() { registerKind(kindRegMirror, (*Core).receiveRegMirror) }
 
@@ -34,9 +40,14 @@ func (c *Core) sendRegMirror() {
 			cs.err = c.errorf("bsp_sync", "%v", err)
 			return
 		}
+		words := make([]int, len(cs.pushes))
 		for i, r := range cs.pushes {
-			binary.LittleEndian.PutUint32(data[4*i:], uint32(r.size))
+			words[i] = r.size
+			if r.addr == nil {
+				words[i] = -1 - r.size
+			}
 		}
+		putInt32s(data, words)
 	}
 }
 
@@ -48,8 +59,12 @@ func (c *Core) receiveRegMirror(src int, r record) {
 	}
 	g := &c.m.cores[src].comm
 	g.pushes = g.pushes[:0]
-	for i := 0; i+4 <= len(r.data) && i/4 < int(r.a); i += 4 {
-		g.pushes = append(g.pushes, registration{size: int(binary.LittleEndian.Uint32(r.data[i:])), live: true})
+	for _, w := range int32s(nil, r.data) {
+		reg := registration{addr: notNull, size: w, live: true}
+		if w < 0 {
+			reg.addr, reg.size = nil, -1-w
+		}
+		g.pushes = append(g.pushes, reg)
 	}
 	g.pops = append(g.pops[:0], make([]int, r.b)...)
 	c.comm.mirrored = append(c.comm.mirrored, src)
