@@ -27,9 +27,23 @@
  * Each core publishes its contribution in a slot (double-buffered by the
  * parity of the collective's sequence number), and after the barrier sums
  * the slots in core order: the same bits on every core, in every run.
+ *
+ * In a BSPlib section spread over MPI ranks (world/mpi) a channel to a
+ * core of another rank is a persistent MPI send of a header and the
+ * buffer, read in place (declared once, started many times). The
+ * receiving rank takes such messages in whenever one of its cores calls
+ * the API or waits (lqcd_poll; also while it waits in a barrier round or a
+ * collective), keeps each as a staged send (STAGED_MAGIC) that the
+ * receive's queue holds like a local one, and answers with an
+ * acknowledgement once the bytes are in the receive buffer: the send
+ * completes then, as in one process. Collectives add a gather of the
+ * slots (and arrays) of every rank after the barrier, so the sums run
+ * over the same values in the same core order: the same bits in every
+ * layout.
  */
 #define _GNU_SOURCE
 #include "shim.h"
+#include "../world/mpi/mpi.h"
 
 #include <lqcd_msg.h>
 
@@ -43,13 +57,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Go side (capi/lqcd.go). */
 extern int goLqcdPlace(int *dims, int ndims, int nprocs, int *pid_of_rank, char *err, int errlen);
 extern void goLqcdAbort(int pid, char *text);
 
-enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244 };
+enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244, STAGED_MAGIC = 0x4c515354 };
 enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
+/* How long a core that waits for a channel to another MPI rank sleeps
+ * between looks for its messages. */
+#define POLL_NS 50000u
 
 /* Channel states. A send: IDLE -> PENDING -> DONE (-> PENDING ...).
  * A receive: IDLE -> ARMED -> CLAIMED (a copy in progress) -> DONE. */
@@ -76,6 +94,18 @@ struct lqcd_chan {
     /* lists */
     struct lqcd_chan *dir_next;       /* receive: owner's directory; send: remote's orphans */
     struct lqcd_chan *owned_next;
+    /* across MPI ranks */
+    int rank;                         /* send: the receiver's rank, staged: the sender's; -1 within this rank */
+    int id;                           /* send: its index in L.wired; staged: the sender's */
+    struct wire_head *head;           /* send: sent before the bytes; staged: the message (malloc'd) */
+    struct mpiw_send *wire;           /* send: the persistent MPI send */
+};
+
+/* What goes between ranks: a send's bytes after a DATA head; an ACK back
+ * once they are in the receive buffer (err: why they never will be). */
+enum { WIRE_DATA = 1, WIRE_ACK, WIRE_TAG = 1 };
+struct wire_head {
+    int32_t kind, src, dst, name, nbytes, id, err, pad;
 };
 
 struct bcast {
@@ -136,7 +166,34 @@ static struct {
     int ndims, dims[LQCD_MAX_DIMS];
     int *pid_of_rank, *rank_of_pid;
     _Atomic int diverged;     /* cores in different collectives: reported */
-} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER};
+    /* the cores of this process, first .. first+count-1 (all of the n
+     * outside an MPI section) */
+    int first, count;
+    int ranks;                /* an MPI section's ranks, 0 outside one */
+    pthread_mutex_t wired_lock;
+    struct lqcd_chan **wired; /* sends to other ranks, by id */
+    int nwired, wired_cap;
+    int gather_failed;        /* the last gather of this rank's first core */
+    char *gathered;           /* array sums: every core's array */
+    size_t gathered_cap;
+} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER, .wired_lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int local(int pid)
+{
+    return (unsigned)(pid - L.first) < (unsigned)L.count;
+}
+
+static int rank_of(int pid)
+{
+    return L.ranks ? pid / ebsp_world_per_rank : 0;
+}
+
+/* Across MPI ranks (below the operations). */
+static void lqcd_poll(void);
+static void answer(struct lqcd_chan *st, int err);
+static struct lqcd_chan *declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host,
+                                       int name, int relative);
+static const char *send_failure(const struct lqcd_chan *s, int err);
 
 /* ---- errors (per core; per thread off the cores) ---- */
 
@@ -225,6 +282,15 @@ static void lqcd_run_end(void);
 static void lqcd_run_begin(int n)
 {
     lqcd_run_end(); /* nothing of an earlier run survives */
+    L.first = 0;
+    L.count = n;
+    L.ranks = 0;
+    if (ebsp_world_section) { /* n is this rank's part of the section */
+        L.first = ebsp_world_first;
+        L.count = ebsp_world_count;
+        n = ebsp_active_nprocs;
+        L.ranks = (n + ebsp_world_per_rank - 1) / ebsp_world_per_rank;
+    }
     void *p = NULL;
     if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_core)) != 0)
         return;
@@ -251,14 +317,39 @@ static void lqcd_run_begin(int n)
     L.cores = cores;
 }
 
+static void free_staged(struct lqcd_chan *st)
+{
+    free(st->head);
+    free(st);
+}
+
+/* Staged sends that no receive took (run end). */
+static void free_unclaimed(struct lqcd_core *c)
+{
+    for (struct lqcd_chan *o = c->orphans, *next; o; o = next) {
+        next = o->dir_next;
+        if (o->magic == STAGED_MAGIC)
+            free_staged(o);
+    }
+    for (struct lqcd_chan *r = c->recvs; r; r = r->dir_next)
+        for (struct lqcd_chan *q = r->qhead, *next; q; q = next) {
+            next = q->qnext;
+            if (q->magic == STAGED_MAGIC)
+                free_staged(q);
+        }
+}
+
 static void lqcd_run_end(void)
 {
     if (L.cores) {
         for (int i = 0; i < L.n; i++) {
             struct lqcd_core *c = &L.cores[i];
+            free_unclaimed(c);
             for (struct lqcd_chan *ch = c->owned, *next; ch; ch = next) {
                 next = ch->owned_next;
                 ch->magic = 0;
+                mpiw_send_free(ch->wire);
+                free(ch->head);
                 free(ch);
             }
             for (struct bcast *b = c->bcasts, *next; b; b = next) {
@@ -274,6 +365,12 @@ static void lqcd_run_end(void)
     }
     free(L.slots[0]);
     free(L.slots[1]);
+    free(L.wired);
+    free(L.gathered);
+    L.wired = NULL;
+    L.nwired = L.wired_cap = 0;
+    L.gathered = NULL;
+    L.gathered_cap = 0;
     free(L.pid_of_rank);
     free(L.rank_of_pid);
     L.cores = NULL;
@@ -294,11 +391,6 @@ __attribute__((constructor)) static void lqcd_register(void)
 static struct lqcd_core *core_of_caller(const char *call, int need_init)
 {
     struct ebsp_core *self = ebsp_self;
-    if (self && ebsp_world_section) {
-        seterr(LQCD_ERR_RANKS, "%s: this BSPlib section spans %d MPI ranks, and the LQCD API works within one process "
-               "(run the program without mpirun, or with -n 1 and EBSP_RANK_CORES)", call, ebsp_world_ranks);
-        return NULL;
-    }
     if (!self || !L.cores || self->pid >= L.n) {
         seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core (the LQCD calls belong in kernels)", call);
         return NULL;
@@ -489,6 +581,7 @@ static struct lqcd_chan *new_chan(struct lqcd_core *c, uint32_t magic, int owner
     ch->nbytes = nbytes;
     ch->name = name;
     ch->remote = owner;
+    ch->rank = -1;
     atomic_flag_clear(&ch->lock);
     ch->owned_next = c->owned;
     c->owned = ch;
@@ -507,8 +600,10 @@ static struct lqcd_chan *find_recv(struct lqcd_core *c, int name)
  * started goes into the queue. */
 static void link_send(struct lqcd_chan *s, struct lqcd_chan *r)
 {
-    s->sender_next = r->senders;
-    r->senders = s;
+    if (s->magic == SEND_MAGIC) { /* a staged one lives until it is delivered */
+        s->sender_next = r->senders;
+        r->senders = s;
+    }
     spin_lock(&r->lock);
     if (atomic_load(&s->state) == CH_PENDING) {
         s->qnext = NULL;
@@ -556,9 +651,13 @@ void *declareReceive(void *buffer, int nbytes, int bufName)
                 seterr(LQCD_ERR_SIZE,
                        "declareReceive: buffer %d of %d bytes, but core %d declared a send of %d bytes to it",
                        bufName, nbytes, s->owner, s->nbytes);
-            atomic_store(&s->err, LQCD_ERR_SIZE);
             *o = s->dir_next; /* the send fails; it stays an orphan no more */
-            notify(s->owner);
+            if (s->magic == STAGED_MAGIC) {
+                answer(s, LQCD_ERR_SIZE);
+            } else {
+                atomic_store(&s->err, LQCD_ERR_SIZE);
+                notify(s->owner);
+            }
             continue;
         }
         o = &s->dir_next;
@@ -589,6 +688,8 @@ out:
 static struct lqcd_chan *declare_send(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host,
                                       int name, int relative)
 {
+    if (!local(host))
+        return declare_wired(c, call, buffer, nbytes, host, name, relative);
     int pid = ebsp_self->pid;
     struct lqcd_core *rc = &L.cores[host];
     struct lqcd_chan *s = NULL;
@@ -688,8 +789,39 @@ static void deliver(struct lqcd_chan *s, struct lqcd_chan *r)
     set_state(s, CH_DONE);
 }
 
+/* Send s (local or staged) meets receive r: delivered now if r is armed,
+ * else queued. */
+static void offer(struct lqcd_chan *s, struct lqcd_chan *r)
+{
+    spin_lock(&r->lock);
+    if (atomic_load(&r->state) == CH_ARMED) {
+        set_state(r, CH_CLAIMED);
+        spin_unlock(&r->lock);
+        deliver(s, r);
+        if (r->owner != s->owner || s->magic == STAGED_MAGIC)
+            notify(r->owner);
+        if (s->magic == STAGED_MAGIC)
+            answer(s, 0);
+        return;
+    }
+    s->qnext = NULL;
+    if (r->qtail)
+        r->qtail->qnext = s;
+    else
+        r->qhead = s;
+    r->qtail = s;
+    spin_unlock(&r->lock);
+}
+
 static void start_send(struct lqcd_chan *s)
 {
+    if (s->rank >= 0) {
+        set_state(s, CH_PENDING);
+        if (mpiw_send_start(s->wire) != 0)
+            atomic_store(&s->err, LQCD_ERR_PARTNER);
+        lqcd_poll();
+        return;
+    }
     struct lqcd_chan *r = atomic_load(&s->target);
     if (!r) {
         /* an orphan: the receiver has not declared the buffer (yet) */
@@ -703,22 +835,7 @@ static void start_send(struct lqcd_chan *s)
             return;
     }
     set_state(s, CH_PENDING);
-    spin_lock(&r->lock);
-    if (atomic_load(&r->state) == CH_ARMED) {
-        set_state(r, CH_CLAIMED);
-        spin_unlock(&r->lock);
-        deliver(s, r);
-        if (r->owner != s->owner)
-            notify(r->owner);
-        return;
-    }
-    s->qnext = NULL;
-    if (r->qtail)
-        r->qtail->qnext = s;
-    else
-        r->qhead = s;
-    r->qtail = s;
-    spin_unlock(&r->lock);
+    offer(s, r);
 }
 
 void startSend(void *opaque)
@@ -732,8 +849,12 @@ void startSend(void *opaque)
     }
     int e = atomic_load(&s->err);
     if (e) {
-        seterr(e, "startSend: the send to buffer %d of core %d failed: core %d declared it with another size",
-               s->name, s->remote, s->remote);
+        if (e == LQCD_ERR_SIZE)
+            seterr(e, "startSend: the send to buffer %d of core %d failed: core %d declared it with another size",
+                   s->name, s->remote, s->remote);
+        else
+            seterr(e, "startSend: the send to buffer %d of core %d failed: %s", s->name, s->remote,
+                   send_failure(s, e));
         return;
     }
     if (atomic_load(&s->state) == CH_PENDING) {
@@ -759,6 +880,7 @@ void startReceive(void *opaque)
                r->owner);
         return;
     }
+    lqcd_poll();
     spin_lock(&r->lock);
     struct lqcd_chan *s = r->qhead;
     if (s) {
@@ -768,7 +890,9 @@ void startReceive(void *opaque)
         set_state(r, CH_CLAIMED);
         spin_unlock(&r->lock);
         deliver(s, r);
-        if (s->owner != r->owner)
+        if (s->magic == STAGED_MAGIC)
+            answer(s, 0);
+        else if (s->owner != r->owner)
             notify(s->owner);
         return;
     }
@@ -785,8 +909,12 @@ static int status(struct lqcd_chan *ch, const char *call, int idle_ok)
         return 1;
     int e = atomic_load(&ch->err);
     if (e) {
-        seterr(e, "%s: the send to buffer %d of core %d failed: core %d declared the buffer with another size", call,
-               ch->name, ch->remote, ch->remote);
+        if (e == LQCD_ERR_SIZE)
+            seterr(e, "%s: the send to buffer %d of core %d failed: core %d declared the buffer with another size",
+                   call, ch->name, ch->remote, ch->remote);
+        else
+            seterr(e, "%s: the send to buffer %d of core %d failed: %s", call, ch->name, ch->remote,
+                   send_failure(ch, e));
         return -1;
     }
     if (st == CH_IDLE) {
@@ -806,7 +934,19 @@ static int status(struct lqcd_chan *ch, const char *call, int idle_ok)
 int testCompletion(void *opaque)
 {
     struct lqcd_chan *ch = chan_of(opaque, "testCompletion");
-    return ch ? status(ch, "testCompletion", 0) : -1;
+    if (!ch)
+        return -1;
+    if (atomic_load(&ch->state) == CH_DONE)
+        return 1;
+    lqcd_poll();
+    int r = status(ch, "testCompletion", 0);
+    if (r == 0) {
+        /* a core that polls lets the others run: with coroutine cores, its
+           partner may be waiting for this core's worker */
+        sched_pause();
+        r = status(ch, "testCompletion", 0);
+    }
+    return r;
 }
 
 /* Why ch (in flight) has not completed; fills err. Returns 1 when it never
@@ -815,7 +955,11 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
 {
     char what[ERR_MAX - 40];
     int hopeless = 0, code = LQCD_ERR_TIMEOUT;
-    if (ch->magic == SEND_MAGIC) {
+    if (ch->magic == SEND_MAGIC && ch->rank >= 0) {
+        snprintf(what, sizeof what,
+                 "the send to buffer %d of core %d (MPI rank %d) is pending: core %d has not declared or not armed it",
+                 ch->name, ch->remote, ch->rank, ch->remote);
+    } else if (ch->magic == SEND_MAGIC) {
         int host = ch->remote;
         hopeless = gone(host);
         const char *left = atomic_load(&L.cores[host].shut) ? "shut down" : "left its kernel";
@@ -864,7 +1008,11 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
         char senders[64] = "";
         for (int i = 0; i < k && i < 6; i++)
             snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", i ? "," : "", lowest[i]);
-        if (k == 0)
+        if (k == 0 && L.ranks)
+            snprintf(what, sizeof what,
+                     "nothing arrived in buffer %d of core %d: no core of its MPI rank declared a send to it, "
+                     "and nothing came from the other ranks", ch->name, ch->owner);
+        else if (k == 0)
             snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
                      ch->name, ch->owner, hopeless ? " and all others left" : "");
         else
@@ -889,6 +1037,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
     int first = 0; /* v[0..first) are complete */
     for (int round = 0;; round++) {
         unsigned ev = atomic_load(&c->ev);
+        lqcd_poll();
         for (; first < n; first++) {
             int r = status(v[first], call, idle_ok);
             if (r < 0)
@@ -928,7 +1077,8 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
                (polling by yielding made a 64 KiB halo exchange 13x slower
                than threads: the pollers kept every worker busy) */
             self->where = WHERE_LQCD_WAIT;
-            sched_wait(&c->ev, ev, (uint64_t)slice * 1000000u);
+            /* across ranks this core looks for messages itself */
+            sched_wait(&c->ev, ev, L.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
             self->where = WHERE_RUNNING;
         }
         atomic_store(&c->sleeping, 0);
@@ -974,6 +1124,225 @@ int waitForMultiple(void *opaque[], int count, int milliseconds)
     return r;
 }
 
+/* ---- across MPI ranks ---- */
+
+static const char *send_failure(const struct lqcd_chan *s, int err)
+{
+    switch (err) {
+    case LQCD_ERR_NO_BUFFER:
+        return "its core left its kernel without declaring the buffer";
+    default:
+        return s->rank >= 0 ? "an MPI call failed" : "the other side left";
+    }
+}
+
+/* A send to a core of another rank: a persistent MPI send of its head and
+ * its buffer, both read in place at each start. */
+static struct lqcd_chan *declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host,
+                                       int name, int relative)
+{
+    int pid = ebsp_self->pid;
+    struct wire_head *h = calloc(1, sizeof *h);
+    struct lqcd_chan *s = h ? new_chan(c, SEND_MAGIC, pid, buffer, nbytes, name) : NULL;
+    if (!s) {
+        free(h);
+        seterr(LQCD_ERR_NOMEM, "%s: out of memory", call);
+        return NULL;
+    }
+    s->remote = host;
+    s->relative = relative;
+    s->rank = rank_of(host);
+    s->head = h;
+    pthread_mutex_lock(&L.wired_lock);
+    if (L.nwired == L.wired_cap) {
+        int cap = L.wired_cap ? 2 * L.wired_cap : 64;
+        struct lqcd_chan **w = realloc(L.wired, (size_t)cap * sizeof *w);
+        if (w) {
+            L.wired = w;
+            L.wired_cap = cap;
+        }
+    }
+    s->id = L.nwired < L.wired_cap ? L.nwired : -1;
+    if (s->id >= 0)
+        L.wired[L.nwired++] = s;
+    pthread_mutex_unlock(&L.wired_lock);
+    *h = (struct wire_head){.kind = WIRE_DATA, .src = pid, .dst = host, .name = name, .nbytes = nbytes, .id = s->id};
+    if (s->id >= 0)
+        s->wire = mpiw_send_init(h, (int)sizeof *h, buffer, nbytes, s->rank, WIRE_TAG);
+    if (!s->wire) {
+        s->magic = 0; /* freed with the run */
+        seterr(LQCD_ERR_NOMEM, "%s: out of memory, or MPI_Send_init failed", call);
+        return NULL;
+    }
+    mpiw_progress(lqcd_poll); /* this rank answers while it waits in barriers too */
+    return s;
+}
+
+/* Tells the sender of staged st that its bytes are in the receive buffer
+ * (err 0) or never will be; st is freed. */
+static void answer(struct lqcd_chan *st, int err)
+{
+    struct wire_head a = {.kind = WIRE_ACK, .src = st->remote, .dst = st->owner, .name = st->name, .id = st->id,
+                          .err = err};
+    mpiw_send_small(&a, (int)sizeof a, st->rank, WIRE_TAG);
+    free_staged(st);
+}
+
+/* The receiver answered send h->id. */
+static void acknowledged(const struct wire_head *h)
+{
+    pthread_mutex_lock(&L.wired_lock);
+    struct lqcd_chan *s = h->id >= 0 && h->id < L.nwired ? L.wired[h->id] : NULL;
+    pthread_mutex_unlock(&L.wired_lock);
+    if (!s)
+        return;
+    mpiw_send_test(s->wire, 1); /* the receiver has the bytes: the send is over */
+    if (h->err)
+        atomic_store(&s->err, h->err);
+    else
+        set_state(s, CH_DONE);
+    notify(s->owner);
+}
+
+/* A send from a core of rank `from` arrived (h: the message, len bytes):
+ * it meets its receive as a local send would, or waits for the
+ * receive's declaration. */
+static void arrived(struct wire_head *h, int len, int from)
+{
+    struct lqcd_chan *st = NULL;
+    if (h->nbytes < 0 || len != (int)sizeof *h + h->nbytes || !local(h->dst) || !(st = calloc(1, sizeof *st))) {
+        free(h);
+        return;
+    }
+    st->magic = STAGED_MAGIC;
+    st->owner = h->src;
+    st->remote = h->dst;
+    st->name = h->name;
+    st->nbytes = h->nbytes;
+    st->buf = (char *)(h + 1);
+    st->rank = from;
+    st->id = h->id;
+    st->head = h;
+    atomic_store(&st->state, CH_PENDING);
+    struct lqcd_core *rc = &L.cores[h->dst];
+    pthread_mutex_lock(&rc->dir_lock);
+    struct lqcd_chan *r = find_recv(rc, h->name);
+    if (!r && !gone(h->dst)) {
+        st->dir_next = rc->orphans; /* declareReceive takes it */
+        rc->orphans = st;
+    }
+    pthread_mutex_unlock(&rc->dir_lock);
+    if (!r && gone(h->dst))
+        answer(st, LQCD_ERR_NO_BUFFER);
+    else if (r && r->nbytes != st->nbytes)
+        answer(st, LQCD_ERR_SIZE);
+    else if (r)
+        offer(st, r);
+}
+
+/* Takes in what other ranks sent this rank's cores: sends and answers. */
+static void lqcd_poll(void)
+{
+    if (!L.ranks)
+        return;
+    for (;;) {
+        int from = -1, len = 0;
+        struct wire_head *h = mpiw_receive(WIRE_TAG, &from, &len);
+        if (!h)
+            return;
+        if (len >= (int)sizeof *h && h->kind == WIRE_DATA) {
+            arrived(h, len, from);
+            continue;
+        }
+        if (len >= (int)sizeof *h && h->kind == WIRE_ACK)
+            acknowledged(h);
+        free(h);
+    }
+}
+
+/* Every core's per_core bytes, core q's at all + q * per_core: this rank's
+ * cores' (mine, packed) gathered from every rank. */
+static int gather_cores(const void *mine, size_t per_core, void *all)
+{
+    int ranks = L.ranks, per = ebsp_world_per_rank;
+    int *lens = malloc(2 * (size_t)ranks * sizeof *lens);
+    if (!lens)
+        return -1;
+    int *displs = lens + ranks;
+    for (int r = 0; r < ranks; r++) {
+        int lo = r * per, hi = lo + per < L.n ? lo + per : L.n;
+        lens[r] = (int)((size_t)(hi - lo) * per_core);
+        displs[r] = (int)((size_t)lo * per_core);
+    }
+    int rc = mpiw_gather(mine, lens[ebsp_world_rank], all, lens, displs);
+    free(lens);
+    return rc;
+}
+
+/* After a collective's barrier across ranks: the slots of every core. The
+ * rank's first core gathers while the others wait. */
+static int gather_slots(struct lqcd_slot *slots, int pid)
+{
+    if (pid == L.first) {
+        size_t bytes = (size_t)L.count * sizeof *slots;
+        void *mine = malloc(bytes);
+        L.gather_failed = !mine;
+        if (mine) {
+            memcpy(mine, &slots[L.first], bytes);
+            L.gather_failed = gather_cores(mine, sizeof *slots, slots) != 0;
+            free(mine);
+        }
+    }
+    if (sched_barrier_local(WHERE_LQCD) < 0)
+        return -1;
+    return L.gather_failed ? -1 : 0;
+}
+
+/* An array sum across ranks: every core's array of n elements of size es,
+ * its slot pointing at it. */
+static int gather_arrays(struct lqcd_slot *slots, int pid, int n, size_t es)
+{
+    size_t per = (size_t)n * es;
+    if (pid == L.first) {
+        char *mine = malloc(per * (size_t)L.count + 1);
+        size_t need = per * (size_t)L.n;
+        if (mine && need > L.gathered_cap) {
+            char *g = realloc(L.gathered, need);
+            if (g) {
+                L.gathered = g;
+                L.gathered_cap = need;
+            }
+        }
+        L.gather_failed = !mine || need > L.gathered_cap;
+        if (!L.gather_failed) {
+            for (int i = 0; i < L.count; i++)
+                memcpy(mine + (size_t)i * per, slots[L.first + i].v.p, per);
+            L.gather_failed = gather_cores(mine, per, L.gathered) != 0;
+        }
+        free(mine);
+        for (int q = 0; !L.gather_failed && q < L.n; q++)
+            if (!local(q))
+                slots[q].v.p = L.gathered + (size_t)q * per;
+    }
+    if (sched_barrier_local(WHERE_LQCD) < 0)
+        return -1;
+    return L.gather_failed ? -1 : 0;
+}
+
+/* A gather across ranks failed: the run stops. */
+static void gather_failed(const char *call)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!sched_stopped() && self->pid == L.first) {
+        char text[120];
+        snprintf(text, sizeof text, "LQCD ERROR: %s: an MPI call failed, or out of memory", call);
+        goLqcdAbort(self->pid, text);
+    }
+    sched_stop();
+    seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
+    sched_leave_if_stopped();
+}
+
 /* ---- collectives ---- */
 
 /* Publishes this core's contribution and meets the others. Returns the
@@ -991,6 +1360,10 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
         sched_leave_if_stopped();
         return NULL;
     }
+    if (L.ranks && gather_slots(slots, pid) != 0) {
+        gather_failed(op_names[op]);
+        return NULL;
+    }
     /* every core must be in the same collective, with the same length */
     for (int q = 0; q < L.n; q++) {
         if (slots[q].op == slots[0].op && slots[q].len == slots[0].len)
@@ -998,7 +1371,8 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
         /* reported once, in the name of the first core that differs from
          * core 0, by whichever core sees it first (another one's stop may
          * release the others from the barrier before they look) */
-        if (!atomic_exchange(&L.diverged, 1)) {
+        if (!atomic_exchange(&L.diverged, 1) && ebsp_world_rank == 0) {
+            /* across ranks every rank sees it; rank 0 says it and ends the job */
             char text[200];
             if (slots[q].op != slots[0].op)
                 snprintf(text, sizeof text,
@@ -1009,6 +1383,10 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
                 snprintf(text, sizeof text, "LQCD ERROR: %s of %d elements while core 0 sums %d (collective %u)",
                          op_names[op], slots[q].len, slots[0].len, c->coll);
             goLqcdAbort(q, text);
+        }
+        if (L.ranks && ebsp_world_rank != 0) {
+            struct timespec ts = {5, 0}; /* rank 0 reports and ends the job meanwhile */
+            nanosleep(&ts, NULL);
         }
         sched_stop();
         seterr(LQCD_ERR_STOPPED, "%s: the cores called different collectives", op_names[op]);
@@ -1096,11 +1474,15 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
         seterr(LQCD_ERR_ARG, "%s: %s", call, n < 0 ? "negative length" : "NULL array");
         n = 0; /* still take part, or the others would wait forever */
     }
-    int pid = ebsp_self->pid, p = L.n;
+    int pid = ebsp_self->pid, p = L.count; /* the shares of this process's cores */
     size_t share = ((size_t)n + (size_t)p - 1) / (size_t)p;
     struct lqcd_slot *s = collective(c, op, n, (union lqcd_val){.p = x});
     if (!s)
         return;
+    if (L.ranks && n > 0 && gather_arrays(s, pid, n, is_float ? sizeof(float) : sizeof(double)) != 0) {
+        gather_failed(call);
+        return;
+    }
     /* Grown only now, past the collective's first barrier: a slower core
      * may still be copying the previous array sum out of this tmp until
      * it arrives here. */
@@ -1114,12 +1496,12 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
             c->tmp_cap = share;
         }
     }
-    size_t lo = share * (size_t)pid, hi = lo + share;
+    size_t lo = share * (size_t)(pid - L.first), hi = lo + share;
     if (hi > (size_t)n)
         hi = (size_t)n;
     for (size_t i = lo; i < hi; i++) {
         double sum = 0;
-        for (int q = 0; q < p; q++)
+        for (int q = 0; q < L.n; q++)
             sum += is_float ? (double)((const float *)s[q].v.p)[i] : ((const double *)s[q].v.p)[i];
         c->tmp[i - lo] = sum;
     }
@@ -1129,7 +1511,7 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
         return;
     }
     for (size_t i = 0; i < (size_t)n; i++) {
-        double v = L.cores[i / share].tmp[i % share];
+        double v = L.cores[L.first + i / share].tmp[i % share];
         if (is_float)
             ((float *)x)[i] = (float)v;
         else

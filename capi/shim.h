@@ -319,6 +319,9 @@ extern void goEndCallback(int running);
 /* The ranks of the Open MPI job, 0 when not started by mpirun with 2 or
  * more, and this process's rank (0 then): set when the machine is made. */
 extern int ebsp_world_ranks, ebsp_world_rank;
+/* The cores each rank runs (EBSP_RANK_CORES): core pid runs on rank
+ * pid / ebsp_world_per_rank. */
+extern int ebsp_world_per_rank;
 /* The pids this process runs in an MPI world's section (world_local). */
 extern int ebsp_world_first, ebsp_world_count;
 /* Whether core pid's memory is in this process: always outside mpirun. */

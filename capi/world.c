@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-int ebsp_world_ranks, ebsp_world_rank, ebsp_world_first, ebsp_world_count, ebsp_world_section;
+int ebsp_world_ranks, ebsp_world_rank, ebsp_world_per_rank, ebsp_world_first, ebsp_world_count, ebsp_world_section;
 
 static int world_round(int kind)
 {

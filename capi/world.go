@@ -40,7 +40,7 @@ func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
 		return mesh, fmt.Errorf("mpirun: %v", err)
 	}
 	mpiProc = p
-	C.ebsp_world_ranks, C.ebsp_world_rank = C.int(p.Ranks), C.int(p.Rank)
+	C.ebsp_world_ranks, C.ebsp_world_rank, C.ebsp_world_per_rank = C.int(p.Ranks), C.int(p.Rank), C.int(p.PerRank)
 	test, err := env.MPITestOf(get)
 	if err != nil {
 		complain(err.Error())

@@ -1,4 +1,5 @@
 #include "mpi.h"
+#include "abi.h"
 #include "_cgo_export.h"
 
 #include <dlfcn.h>
@@ -11,37 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Open MPI's handles are pointers to its predefined objects. */
-typedef void *MPI_Comm;
-typedef void *MPI_Datatype;
-typedef void *MPI_Request;
-#define MPI_SUCCESS 0
-#define MPI_UNDEFINED (-32766)
-#define MPI_THREAD_SERIALIZED 2
-
-static struct {
-    void *lib;
-    MPI_Comm world, comm;
-    MPI_Datatype byte, int64, integer;
-    int (*init_thread)(int *, char ***, int, int *);
-    int (*comm_rank)(MPI_Comm, int *);
-    int (*comm_size)(MPI_Comm, int *);
-    int (*comm_split)(MPI_Comm, int, int, MPI_Comm *);
-    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-    int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
-    int (*irecv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
-    int (*waitany)(int, MPI_Request *, int *, void *);
-    int (*waitall)(int, MPI_Request *, void *);
-    int (*abort)(MPI_Comm, int);
-    int (*finalize)(void);
-    /* the exchange under way: receives first, then sends */
-    MPI_Request *reqs;
-    int *rank_of;
-    int nrecv, recv_left, nsend, cap;
-    int *left, nleft; /* by rank: messages of its block not yet arrived */
-    int finalized;
-} M;
+struct mpiw_lib M;
 
 static void *sym(const char *name, int *missing)
 {
@@ -70,7 +41,22 @@ int mpiw_init(int *rank, int *size, const char **why)
     LOAD(comm_size, "MPI_Comm_size");
     LOAD(comm_split, "MPI_Comm_split");
     LOAD(bcast, "MPI_Bcast");
+    LOAD(comm_dup, "MPI_Comm_dup");
+    LOAD(comm_free, "MPI_Comm_free");
     LOAD(alltoall, "MPI_Alltoall");
+    LOAD(ialltoall, "MPI_Ialltoall");
+    LOAD(iallgatherv, "MPI_Iallgatherv");
+    LOAD(send_init, "MPI_Send_init");
+    LOAD(start, "MPI_Start");
+    LOAD(test, "MPI_Test");
+    LOAD(wait, "MPI_Wait");
+    LOAD(request_free, "MPI_Request_free");
+    LOAD(improbe, "MPI_Improbe");
+    LOAD(mrecv, "MPI_Mrecv");
+    LOAD(get_count, "MPI_Get_count");
+    LOAD(type_hindexed, "MPI_Type_create_hindexed");
+    LOAD(type_commit, "MPI_Type_commit");
+    LOAD(type_free, "MPI_Type_free");
     LOAD(isend, "MPI_Isend");
     LOAD(irecv, "MPI_Irecv");
     LOAD(waitany, "MPI_Waitany");
@@ -278,6 +264,7 @@ static void test_delay(void)
 
 void mpiw_section_end(void)
 {
+    mpiw_msg_section_end();
     for (int r = 0; r < X.ranks; r++) {
         free(X.send[r]);
         for (int k = 0; k < 2; k++)
@@ -318,6 +305,8 @@ int mpiw_section(int ranks, int32_t *const *flags, int nflags)
     X.send_len = calloc(n, sizeof *X.send_len);
     X.recv_len = calloc(n, sizeof *X.recv_len);
     mpiw_posted = 0;
+    if (mpiw_msg_section() != 0)
+        return -1;
     if (!X.out || !X.in || !X.send || !X.send_cap || !X.send_len || !X.recv_len)
         return -1;
     return 0;
@@ -375,7 +364,7 @@ int mpiw_round(int kind, int step)
         for (int i = 0; i < X.nflags; i++)
             h[HDR_FLAGS + i] = atomic_load((_Atomic int32_t *)X.flags[i]);
     }
-    if (M.alltoall(X.out, X.words, M.int64, X.in, X.words, M.int64, M.comm) != MPI_SUCCESS)
+    if (mpiw_all_to_all(X.out, X.in, X.words, M.int64, M.comm) != 0)
         return MPIW_FAILED;
     X.sent_msgs += X.ranks - 1;
     X.sent_bytes += (int64_t)(X.ranks - 1) * X.words * (int64_t)sizeof *X.out;

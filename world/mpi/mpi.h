@@ -69,4 +69,35 @@ int mpiw_next_arrival(void);
 void mpiw_abort(int code);
 int mpiw_finalize(void);
 
+/* ---- messages outside the rounds (msg.c): a face's own channels ----
+ *
+ * Point-to-point messages and gathers between the ranks of the running
+ * section, on a communicator of their own; the tags are the caller's.
+ * Any thread may call. */
+
+/* Made by mpiw_section, ended by mpiw_section_end. */
+int mpiw_msg_section(void);
+void mpiw_msg_section_end(void);
+/* poll runs while this rank waits in a round's all-to-all or in
+ * mpiw_gather: the face answers other ranks' messages there (NULL: none). */
+void mpiw_progress(void (*poll)(void));
+void mpiw_run_progress(void);
+/* A persistent send of one message: head_len bytes at head then
+ * body_len at body, both read in place at each start; NULL on failure. */
+struct mpiw_send;
+struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag);
+int mpiw_send_start(struct mpiw_send *s);
+/* 1 when the last start completed (its bytes may change), 0 not yet, -1
+ * an MPI error; with wait, waits for it. */
+int mpiw_send_test(struct mpiw_send *s, int wait);
+void mpiw_send_free(struct mpiw_send *s);
+/* Sends a copy of len bytes (a short message; its buffer is kept here). */
+int mpiw_send_small(const void *bytes, int len, int rank, int tag);
+/* The next message with tag from any rank, in a malloc'd buffer of *len
+ * bytes from *rank, or NULL when none arrived (or another thread looks). */
+void *mpiw_receive(int tag, int *rank, int *len);
+/* Every rank's len bytes, rank r's at recv + displs[r] (lens[r] bytes);
+ * runs the progress hook while it waits. */
+int mpiw_gather(const void *send, int len, void *recv, const int *lens, const int *displs);
+
 #endif

@@ -1,0 +1,199 @@
+/*
+ * The LQCD message API inside a BSPlib section: persistent channels
+ * (declared once, started many times) between every pair of ring
+ * neighbours, a large message, a send started before its receive was
+ * declared, and the collectives, whose sums must have the same bits in
+ * every layout of the cores (one process, or MPI ranks): pid 0 prints them
+ * in hex. Every check prints one line "name: ok" from pid 0, counted over
+ * all cores.
+ */
+#include <bsp.h>
+#include <lqcd_msg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ITER = 40, HALO = 64, BIG = 1 << 18 };
+
+static int bad; /* this core's failed checks since the last report */
+
+static void expect(int ok)
+{
+    bad += !ok;
+}
+
+/* One line from pid 0: ok when no core failed a check since the last. */
+static void report(const char *name)
+{
+    int failed = sumInt(bad);
+    if (bsp_pid() == 0)
+        printf("%s: %s\n", name, failed ? "FAILED" : "ok");
+    bad = 0;
+}
+
+static uint64_t bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* A value whose sum over the cores depends on the order of the additions. */
+static double value(int pid, int i)
+{
+    double scale = (pid + i) % 3 == 0 ? 1e16 : 1.0;
+    double sign = (pid * 7 + i) % 5 < 2 ? -1.0 : 1.0;
+    return sign * scale * (1.0 + (pid * 31 + i * 17) % 97 / 13.0);
+}
+
+static void halo(int p, int s)
+{
+    double out[2][HALO], in[2][HALO];
+    void *recv[2], *send[2];
+    for (int d = 0; d < 2; d++) {
+        recv[d] = declareReceive(in[d], sizeof in[d], 10 + d);
+        send[d] = declareSendRelative(out[d], sizeof out[d], d ? -1 : +1, 10 + d);
+        expect(recv[d] && send[d]);
+    }
+    waitForBarrier(); /* every receive is declared */
+    int coords[1];
+    getGridCoordinates(coords);
+    int left[1] = {coords[0] - 1}, right[1] = {coords[0] + 1};
+    int from[2] = {getGridHost(left), getGridHost(right)}; /* buffer 10 comes from the left */
+    for (int it = 0; it < ITER; it++) {
+        for (int d = 0; d < 2; d++) {
+            for (int k = 0; k < HALO; k++)
+                out[d][k] = s * 1000.0 + it + k / 100.0 + d * 0.5;
+            startReceive(recv[d]);
+        }
+        for (int d = 0; d < 2; d++)
+            startSend(send[d]);
+        if (it % 2) {
+            void *all[4] = {recv[0], recv[1], send[0], send[1]};
+            expect(waitForMultiple(all, 4, -1) == 1);
+        } else { /* progress by testing only, no superstep */
+            for (int d = 0; d < 2; d++) {
+                while (testCompletion(recv[d]) == 0)
+                    ;
+                while (testCompletion(send[d]) == 0)
+                    ;
+            }
+        }
+        for (int d = 0; d < 2; d++)
+            for (int k = 0; k < HALO; k++)
+                expect(in[d][k] == from[d] * 1000.0 + it + k / 100.0 + d * 0.5);
+    }
+    (void)p;
+}
+
+static void big(int p, int s)
+{
+    char *out = malloc(BIG), *in = malloc(BIG);
+    void *r = declareReceive(in, BIG, 20);
+    void *w = declareSendTo(out, BIG, (s + 1) % p, 20);
+    expect(r && w);
+    int from = (s + p - 1) % p;
+    for (int it = 0; it < 3; it++) {
+        memset(out, 'a' + (s + it) % 26, BIG);
+        startReceive(r);
+        startSend(w);
+        expect(waitFor(r, -1) == 1 && waitFor(w, -1) == 1);
+        expect(in[0] == 'a' + (from + it) % 26 && in[BIG - 1] == in[0]);
+    }
+    free(out);
+    free(in);
+}
+
+/* A send declared and started before its receive exists. */
+static void early(int p, int s)
+{
+    int out = 500 + s, in = -1;
+    int to = (s + 3) % p, from = (s + p - 3) % p;
+    void *w = declareSendTo(&out, sizeof out, to, 30);
+    startSend(w);
+    expect(testCompletion(w) == 0 || p == 1);
+    bsp_sync(); /* a superstep between: the send stays pending */
+    void *r = declareReceive(&in, sizeof in, 30);
+    startReceive(r);
+    expect(waitFor(r, -1) == 1 && in == 500 + from);
+    expect(waitFor(w, -1) == 1);
+}
+
+static void collectives(int p, int s)
+{
+    double d = sumDouble(value(s, 0));
+    float f = sumFloat((float)value(s, 1));
+    int i = sumInt(0x7fff0000 + s);
+    int any = globalOr(s == p - 1), none = globalOr(0);
+    enum { N = 1000 };
+    double *x = malloc(N * sizeof *x);
+    float *y = malloc(N * sizeof *y);
+    for (int k = 0; k < N; k++) {
+        x[k] = value(s, k);
+        y[k] = (float)value(s, k + 1);
+    }
+    sumDoubleArray(x, N);
+    sumFloatArray(y, N);
+    uint64_t hash = 0;
+    for (int k = 0; k < N; k++) {
+        float yk = y[k];
+        uint32_t u;
+        memcpy(&u, &yk, sizeof u);
+        hash = hash * 1000003u ^ bits(x[k]) ^ u;
+    }
+    /* every core has pid 0's bits */
+    uint64_t mine[5] = {bits(d), bits(f), (uint64_t)(uint32_t)i, (uint64_t)(any * 2 + none), hash}, theirs[5];
+    void *r = declareReceive(theirs, sizeof theirs, 40);
+    if (s != 0)
+        startReceive(r);
+    waitForBarrier();
+    if (s == 0)
+        sendBroadcast(mine, sizeof mine, 40);
+    if (s != 0) {
+        expect(waitFor(r, -1) == 1);
+        expect(memcmp(mine, theirs, sizeof mine) == 0);
+    }
+    report("collectives: the same bits on every core");
+    if (s == 0) {
+        printf("sumDouble %a (%016llx)\n", d, (unsigned long long)bits(d));
+        printf("sumFloat %a\n", (double)f);
+        printf("sumInt %d\n", i);
+        printf("globalOr %d %d\n", any, none);
+        printf("sumDoubleArray x[0] %a x[%d] %a\n", x[0], N - 1, x[N - 1]);
+        printf("sumFloatArray y[0] %a\n", (double)y[0]);
+        printf("arrays hash %016llx\n", (unsigned long long)hash);
+    }
+    free(x);
+    free(y);
+}
+
+static void spmd(void)
+{
+    bsp_begin(bsp_nprocs());
+    int p = (int)bsp_nprocs(), s = (int)bsp_pid();
+    expect(initMachine() == 0);
+    int dims[1] = {p};
+    declareTopology(dims, 1, s);
+    expect(getErrorNumber() == LQCD_OK);
+    report("init");
+    halo(p, s);
+    report("halo: persistent channels to both neighbours, started 40 times");
+    big(p, s);
+    report("a 256 KiB message, 3 times");
+    early(p, s);
+    report("a send started before its receive was declared");
+    collectives(p, s);
+    bsp_sync();
+    expect(shutdownMachine() == 0);
+    if (s == 0)
+        printf("shutdown: %s\n", bad ? "FAILED" : "ok");
+    bsp_end();
+}
+
+int main(int argc, char **argv)
+{
+    bsp_init(spmd, argc, argv);
+    spmd();
+    return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * Open MPI 4's ABI as the MPI world uses it (mpi.c, msg.c): handles are
+ * pointers to the library's predefined objects, functions come from
+ * dlsym (mpiw_init).
+ */
+#ifndef EBSP_WORLD_MPI_ABI_H
+#define EBSP_WORLD_MPI_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void *MPI_Comm;
+typedef void *MPI_Datatype;
+typedef void *MPI_Request;
+typedef void *MPI_Message;
+typedef ptrdiff_t MPI_Aint;
+/* ompi_status_public_t */
+typedef struct {
+    int source, tag, error, cancelled;
+    size_t ucount;
+} MPI_Status;
+#define MPI_SUCCESS 0
+#define MPI_UNDEFINED (-32766)
+#define MPI_ANY_SOURCE (-1)
+#define MPI_ANY_TAG (-1)
+#define MPI_THREAD_SERIALIZED 2
+
+struct mpiw_lib {
+    void *lib;
+    MPI_Comm world, comm;
+    MPI_Datatype byte, int64, integer;
+    int (*init_thread)(int *, char ***, int, int *);
+    int (*comm_rank)(MPI_Comm, int *);
+    int (*comm_size)(MPI_Comm, int *);
+    int (*comm_split)(MPI_Comm, int, int, MPI_Comm *);
+    int (*comm_dup)(MPI_Comm, MPI_Comm *);
+    int (*comm_free)(MPI_Comm *);
+    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
+    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+    int (*ialltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+    int (*iallgatherv)(const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, MPI_Comm,
+                       MPI_Request *);
+    int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*irecv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*send_init)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*start)(MPI_Request *);
+    int (*test)(MPI_Request *, int *, MPI_Status *);
+    int (*wait)(MPI_Request *, MPI_Status *);
+    int (*request_free)(MPI_Request *);
+    int (*improbe)(int, int, MPI_Comm, int *, MPI_Message *, MPI_Status *);
+    int (*mrecv)(void *, int, MPI_Datatype, MPI_Message *, MPI_Status *);
+    int (*get_count)(const MPI_Status *, MPI_Datatype, int *);
+    int (*type_hindexed)(int, const int *, const MPI_Aint *, MPI_Datatype, MPI_Datatype *);
+    int (*type_commit)(MPI_Datatype *);
+    int (*type_free)(MPI_Datatype *);
+    int (*waitany)(int, MPI_Request *, int *, void *);
+    int (*waitall)(int, MPI_Request *, void *);
+    int (*abort)(MPI_Comm, int);
+    int (*finalize)(void);
+    /* the exchange under way: receives first, then sends */
+    MPI_Request *reqs;
+    int *rank_of;
+    int nrecv, recv_left, nsend, cap;
+    int *left, nleft; /* by rank: messages of its block not yet arrived */
+    int finalized;
+};
+extern struct mpiw_lib M;
+
+/* MPI_Alltoall on comm, running the progress hook while it waits when
+ * one is set (msg.c). */
+int mpiw_all_to_all(const void *send, void *recv, int count, MPI_Datatype type, MPI_Comm comm);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * Messages outside the rounds: point-to-point messages between the ranks
+ * of a section, and gathers, on a communicator of their own (a face's
+ * channels, LQCD's, use them; the rounds' tags cannot meet them). It knows
+ * nothing of the face: headers, bodies and tags are the caller's.
+ *
+ * Any thread may call; one MPI call at a time (MPI_THREAD_SERIALIZED) is
+ * ensured here with a mutex. The blocking calls (mpiw_gather, a round's
+ * all-to-all) run the progress hook while they wait, so that a rank whose
+ * cores all wait in a collective still answers another rank's messages.
+ */
+#include "mpi.h"
+#include "abi.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static MPI_Comm comm;          /* the section's, duplicated */
+static void (*progress)(void); /* mpiw_progress */
+
+/* small sends in flight: their bytes stay here until they complete */
+struct small {
+    MPI_Request req;
+    struct small *next;
+    char bytes[];
+};
+static struct small *smalls;
+
+struct mpiw_send {
+    MPI_Request req;
+    MPI_Datatype type;
+    int active;
+};
+
+int mpiw_msg_section(void)
+{
+    mpiw_msg_section_end();
+    return M.comm_dup(M.comm, &comm) == MPI_SUCCESS ? 0 : -1;
+}
+
+/* Completed small sends are freed (lock held). */
+static void reap(int wait)
+{
+    for (struct small **p = &smalls; *p;) {
+        struct small *s = *p;
+        int done = 0;
+        if (wait)
+            done = M.wait(&s->req, NULL) == MPI_SUCCESS;
+        else if (M.test(&s->req, &done, NULL) != MPI_SUCCESS)
+            done = 1; /* an error: the message is lost either way */
+        if (done) {
+            *p = s->next;
+            free(s);
+            continue;
+        }
+        p = &s->next;
+    }
+}
+
+void mpiw_msg_section_end(void)
+{
+    pthread_mutex_lock(&lock);
+    reap(1);
+    if (comm)
+        M.comm_free(&comm);
+    comm = NULL;
+    progress = NULL;
+    pthread_mutex_unlock(&lock);
+}
+
+void mpiw_progress(void (*poll)(void))
+{
+    progress = poll;
+}
+
+void mpiw_run_progress(void)
+{
+    void (*poll)(void) = progress;
+    if (poll)
+        poll();
+}
+
+struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag)
+{
+    struct mpiw_send *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    /* one message of two pieces, both in place: MPI_BOTTOM is NULL in Open MPI */
+    int lens[2] = {head_len, body_len};
+    MPI_Aint at[2] = {(MPI_Aint)head, (MPI_Aint)body};
+    pthread_mutex_lock(&lock);
+    int ok = M.type_hindexed(body_len > 0 ? 2 : 1, lens, at, M.byte, &s->type) == MPI_SUCCESS &&
+             M.type_commit(&s->type) == MPI_SUCCESS &&
+             M.send_init(NULL, 1, s->type, rank, tag, comm, &s->req) == MPI_SUCCESS;
+    pthread_mutex_unlock(&lock);
+    if (!ok) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+int mpiw_send_start(struct mpiw_send *s)
+{
+    pthread_mutex_lock(&lock);
+    int rc = M.start(&s->req);
+    s->active = rc == MPI_SUCCESS;
+    pthread_mutex_unlock(&lock);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+int mpiw_send_test(struct mpiw_send *s, int wait)
+{
+    if (!s->active)
+        return 1;
+    pthread_mutex_lock(&lock);
+    int done = 0;
+    int rc = wait ? M.wait(&s->req, NULL) : M.test(&s->req, &done, NULL);
+    if (wait)
+        done = 1;
+    if (rc == MPI_SUCCESS && done)
+        s->active = 0;
+    pthread_mutex_unlock(&lock);
+    return rc != MPI_SUCCESS ? -1 : done;
+}
+
+void mpiw_send_free(struct mpiw_send *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&lock);
+    if (s->active)
+        M.wait(&s->req, NULL);
+    M.request_free(&s->req);
+    M.type_free(&s->type);
+    pthread_mutex_unlock(&lock);
+    free(s);
+}
+
+int mpiw_send_small(const void *bytes, int len, int rank, int tag)
+{
+    struct small *s = malloc(sizeof *s + (size_t)len);
+    if (!s)
+        return -1;
+    memcpy(s->bytes, bytes, (size_t)len);
+    pthread_mutex_lock(&lock);
+    reap(0);
+    int rc = M.isend(s->bytes, len, M.byte, rank, tag, comm, &s->req);
+    if (rc == MPI_SUCCESS) {
+        s->next = smalls;
+        smalls = s;
+    }
+    pthread_mutex_unlock(&lock);
+    if (rc != MPI_SUCCESS)
+        free(s);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+void *mpiw_receive(int tag, int *rank, int *len)
+{
+    if (!comm || pthread_mutex_trylock(&lock) != 0)
+        return NULL; /* another thread looks already */
+    void *buf = NULL;
+    int flag = 0, n = 0;
+    MPI_Message msg;
+    MPI_Status st;
+    if (M.improbe(MPI_ANY_SOURCE, tag, comm, &flag, &msg, &st) == MPI_SUCCESS && flag &&
+        M.get_count(&st, M.byte, &n) == MPI_SUCCESS) {
+        buf = malloc(n > 0 ? (size_t)n : 1);
+        /* the message is matched: it must be received, into a buffer or not at all */
+        static char sink[1];
+        if (M.mrecv(buf ? buf : sink, buf ? n : 0, M.byte, &msg, &st) != MPI_SUCCESS) {
+            free(buf);
+            buf = NULL;
+        }
+        *rank = st.source;
+        *len = n;
+    }
+    if (smalls)
+        reap(0);
+    pthread_mutex_unlock(&lock);
+    return buf;
+}
+
+/* Waits for req, running the progress hook meanwhile (lock not held). */
+static int wait_progressing(MPI_Request *req)
+{
+    for (;;) {
+        int done = 0;
+        pthread_mutex_lock(&lock);
+        int rc = M.test(req, &done, NULL);
+        pthread_mutex_unlock(&lock);
+        if (rc != MPI_SUCCESS)
+            return -1;
+        if (done)
+            return 0;
+        mpiw_run_progress();
+    }
+}
+
+int mpiw_gather(const void *send, int len, void *recv, const int *lens, const int *displs)
+{
+    MPI_Request req;
+    pthread_mutex_lock(&lock);
+    int rc = M.iallgatherv(send, len, M.byte, recv, lens, displs, M.byte, comm, &req);
+    pthread_mutex_unlock(&lock);
+    if (rc != MPI_SUCCESS)
+        return -1;
+    return wait_progressing(&req);
+}
+
+int mpiw_all_to_all(const void *send, void *recv, int count, void *type, MPI_Comm on)
+{
+    if (!progress)
+        return M.alltoall(send, count, type, recv, count, type, on) == MPI_SUCCESS ? 0 : -1;
+    MPI_Request req;
+    pthread_mutex_lock(&lock);
+    int rc = M.ialltoall(send, count, type, recv, count, type, on, &req);
+    pthread_mutex_unlock(&lock);
+    if (rc != MPI_SUCCESS)
+        return -1;
+    return wait_progressing(&req);
+}
