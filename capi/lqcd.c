@@ -341,6 +341,8 @@ static void free_unclaimed(struct lqcd_core *c)
 
 static void lqcd_run_end(void)
 {
+    if (L.ranks)
+        mpiw_progress(NULL);
     if (L.cores) {
         for (int i = 0; i < L.n; i++) {
             struct lqcd_core *c = &L.cores[i];
@@ -421,6 +423,8 @@ int initMachine(void)
         return -1;
     c->init = 1;
     atomic_store(&c->shut, 0);
+    if (L.ranks)
+        mpiw_progress(lqcd_poll); /* this rank answers other ranks while its cores wait in barriers too */
     return 0;
 }
 
@@ -1174,7 +1178,6 @@ static struct lqcd_chan *declare_wired(struct lqcd_core *c, const char *call, vo
         seterr(LQCD_ERR_NOMEM, "%s: out of memory, or MPI_Send_init failed", call);
         return NULL;
     }
-    mpiw_progress(lqcd_poll); /* this rank answers while it waits in barriers too */
     return s;
 }
 

@@ -36,8 +36,6 @@ struct mpiw_lib {
     int (*comm_dup)(MPI_Comm, MPI_Comm *);
     int (*comm_free)(MPI_Comm *);
     int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-    int (*ialltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
     int (*iallgatherv)(const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, MPI_Comm,
                        MPI_Request *);
     int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
@@ -55,6 +53,7 @@ struct mpiw_lib {
     int (*type_free)(MPI_Datatype *);
     int (*waitany)(int, MPI_Request *, int *, void *);
     int (*waitall)(int, MPI_Request *, void *);
+    int (*testall)(int, MPI_Request *, int *, void *);
     int (*abort)(MPI_Comm, int);
     int (*finalize)(void);
     /* the exchange under way: receives first, then sends */
@@ -66,8 +65,8 @@ struct mpiw_lib {
 };
 extern struct mpiw_lib M;
 
-/* MPI_Alltoall on comm, running the progress hook while it waits when
- * one is set (msg.c). */
-int mpiw_all_to_all(const void *send, void *recv, int count, MPI_Datatype type, MPI_Comm comm);
+/* Completes the n requests, running the progress hook while it waits
+ * when one is set (msg.c). */
+int mpiw_complete(int n, MPI_Request *reqs);
 
 #endif

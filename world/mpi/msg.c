@@ -5,9 +5,12 @@
  * nothing of the face: headers, bodies and tags are the caller's.
  *
  * Any thread may call; one MPI call at a time (MPI_THREAD_SERIALIZED) is
- * ensured here with a mutex. The blocking calls (mpiw_gather, a round's
- * all-to-all) run the progress hook while they wait, so that a rank whose
- * cores all wait in a collective still answers another rank's messages.
+ * ensured here with a mutex. The waits (mpiw_gather, a round's exchange
+ * of headers) run the progress hook while they wait, so that a rank whose
+ * cores all wait in a barrier still answers another rank's messages. A
+ * rank may wait so while another blocks in MPI: the rounds exchange their
+ * headers with point-to-point messages, which match whichever way each
+ * side waits (an MPI_Alltoall would not match an MPI_Ialltoall).
  */
 #include "mpi.h"
 #include "abi.h"
@@ -211,15 +214,19 @@ int mpiw_gather(const void *send, int len, void *recv, const int *lens, const in
     return wait_progressing(&req);
 }
 
-int mpiw_all_to_all(const void *send, void *recv, int count, void *type, MPI_Comm on)
+int mpiw_complete(int n, MPI_Request *reqs)
 {
     if (!progress)
-        return M.alltoall(send, count, type, recv, count, type, on) == MPI_SUCCESS ? 0 : -1;
-    MPI_Request req;
-    pthread_mutex_lock(&lock);
-    int rc = M.ialltoall(send, count, type, recv, count, type, on, &req);
-    pthread_mutex_unlock(&lock);
-    if (rc != MPI_SUCCESS)
-        return -1;
-    return wait_progressing(&req);
+        return M.waitall(n, reqs, NULL) == MPI_SUCCESS ? 0 : -1;
+    for (;;) {
+        int done = 0;
+        pthread_mutex_lock(&lock);
+        int rc = M.testall(n, reqs, &done, NULL);
+        pthread_mutex_unlock(&lock);
+        if (rc != MPI_SUCCESS)
+            return -1;
+        if (done)
+            return 0;
+        mpiw_run_progress();
+    }
 }
