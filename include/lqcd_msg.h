@@ -40,12 +40,21 @@
  * of this core and keep it (errno style) until the next error or
  * clearError().  The string names the call, the cores, buffers and sizes.
  *
+ * In a BSPlib section spread over the ranks of an MPI job (mpirun), a
+ * channel may join cores of different ranks: the same calls and rules,
+ * with three differences. A size that differs from the receive's is found
+ * when the first message arrives (the send then fails with LQCD_ERR_SIZE),
+ * not at the declaration; sends from several ranks into one buffer are
+ * served in the order they arrive; a rank takes messages in while one of
+ * its cores is in an LQCD call or waits in a barrier, so a core that
+ * computes long without either delays the senders to it.
+ *
  * Collectives (sendBroadcast excepted) are called by every core of the run
  * in the same order, like bsp_sync; a core calling another collective, or
  * calling one while others wait in bsp_sync, stops the run with a report.
  * Global sums are bitwise reproducible: every core adds the contributions
  * in the order of the core numbers, whatever the timing, so every core and
- * every run gets the same bits.
+ * every run gets the same bits, in every layout of the cores over MPI ranks.
  */
 #ifndef LQCD_MSG_H
 #define LQCD_MSG_H
@@ -74,7 +83,7 @@ enum lqcd_error {
     LQCD_ERR_PARTNER = 15,     /* the other side left its kernel (or shut down): the operation can never complete */
     LQCD_ERR_STOPPED = 16,     /* the run is being stopped (bsp_abort, deadlock, watchdog) */
     LQCD_ERR_NOMEM = 17,
-    LQCD_ERR_RANKS = 18        /* the BSPlib section spans several MPI ranks: the API works within one process */
+    LQCD_ERR_RANKS = 18        /* reserved: no call returns it (the API works across MPI ranks) */
 };
 
 /* The most dimensions declareTopology accepts. */

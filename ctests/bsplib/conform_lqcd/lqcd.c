@@ -120,6 +120,29 @@ static void early(int p, int s)
     expect(waitFor(w, -1) == 1);
 }
 
+/* A receive armed before bsp_sync; its sender waits for the send to
+ * complete before it syncs: the receiving core's process must take the
+ * bytes in while its cores wait in the barrier. */
+static void armed_then_sync(int p, int s)
+{
+    int out = 700 + s, in = -1;
+    int to = (s + 1) % p, from = (s + p - 1) % p; /* an odd core sends to an even one, which syncs */
+    void *r = declareReceive(&in, sizeof in, 50);
+    startReceive(r);
+    waitForBarrier();
+    void *w = declareSendTo(&out, sizeof out, to, 50);
+    if (s % 2) {
+        startSend(w);
+        expect(waitFor(w, -1) == 1);
+    }
+    bsp_sync();
+    if (s % 2 == 0) {
+        startSend(w);
+        expect(waitFor(w, -1) == 1);
+    }
+    expect(waitFor(r, -1) == 1 && in == 700 + from);
+}
+
 static void collectives(int p, int s)
 {
     double d = sumDouble(value(s, 0));
@@ -183,6 +206,8 @@ static void spmd(void)
     report("a 256 KiB message, 3 times");
     early(p, s);
     report("a send started before its receive was declared");
+    armed_then_sync(p, s);
+    report("a receive armed before a sync, its send waited for before the sync");
     collectives(p, s);
     bsp_sync();
     expect(shutdownMachine() == 0);
