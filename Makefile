@@ -14,7 +14,7 @@ GOSRC   := $(shell find capi engine emesh env world -name '*.go' -o -name '*.c' 
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check stress test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress stress-mpi test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
 
 all: lib
 
@@ -122,6 +122,11 @@ test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 te
 STRESS_RUNS ?= 200
 stress: lib
 	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^TestStress$$'
+
+# The BSPlib programs of TestMPIStress under mpirun, STRESS_RUNS times in
+# each layout and scheduler (not part of make test: ~10 s per run).
+stress-mpi: lib
+	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^TestMPIStress$$' | grep -v '^=== RUN'
 
 # make stress, short: part of make test.
 test-stress: lib

@@ -320,3 +320,49 @@ func TestMPIBsprun(t *testing.T) {
 		t.Errorf("bsprun -n 6 --ranks 4: exit status %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
 	}
 }
+
+// mpiStressed are the ctests/bsplib programs TestMPIStress repeats: the
+// LQCD channels and collectives across ranks, messages, DRMA, an example.
+var mpiStressed = []string{"conform_lqcd", "conform_bsmp", "conform_drma", "example_inprod"}
+
+// TestMPIStress runs each of mpiStressed EBSP_CTEST_REPEAT times in each
+// layout of TestBSPlibUnderMPI under both schedulers (make stress-mpi), and
+// prints the failures per program, layout and scheduler.
+func TestMPIStress(t *testing.T) {
+	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
+	if runs <= 0 {
+		t.Skip("EBSP_CTEST_REPEAT is not set (make stress-mpi sets it)")
+	}
+	needMPI(t)
+	root := repoRoot(t)
+	var rows []string
+	for _, name := range mpiStressed {
+		dir := filepath.Join(root, "ctests", "bsplib", name)
+		bin := buildBSPlib(t, root, dir, append(readFields(dir, "cflags"), readFields(dir, "mpi_cflags")...), true)
+		env := readEnv(t, dir)
+		want, err := os.ReadFile(filepath.Join(dir, "expected_mpi"))
+		if err != nil {
+			want, _ = os.ReadFile(filepath.Join(dir, "expected"))
+		}
+		for _, l := range mpiLayouts(meshCores(t, env)) {
+			for _, sched := range []string{"coro", "threads"} {
+				args := mpirunArgs(l, append(env, "EBSP_SCHED="+sched), bin, readFields(dir, "args")...)
+				failed, first := 0, ""
+				for range runs {
+					stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", args, nil)
+					if code != 0 || stderr != "" || sortedLines(stdout) != sortedLines(string(want)) {
+						if failed++; first == "" {
+							first = fmt.Sprintf("exit status %d\nstdout:\n%sstderr:\n%s", code, stdout, stderr)
+						}
+					}
+				}
+				row := fmt.Sprintf("%-16s %-10s %-8s %4d/%d failed", name, fmt.Sprintf("%s_%dx%d", l.name, l.ranks, l.cores), sched, failed, runs)
+				rows = append(rows, row)
+				if failed > 0 {
+					t.Errorf("%s: first failure: mpirun %s\n%s", row, strings.Join(args, " "), first)
+				}
+			}
+		}
+	}
+	t.Log("\n" + strings.Join(rows, "\n"))
+}
