@@ -23,12 +23,13 @@ typedef struct {
 #define MPI_UNDEFINED (-32766)
 #define MPI_ANY_SOURCE (-1)
 #define MPI_ANY_TAG (-1)
+#define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_SERIALIZED 2
 
 struct mpiw_lib {
     void *lib;
     MPI_Comm world, comm;
-    MPI_Datatype byte, int64, integer;
+    MPI_Datatype byte, integer;
     int (*init_thread)(int *, char ***, int, int *);
     int (*comm_rank)(MPI_Comm, int *);
     int (*comm_size)(MPI_Comm, int *);
