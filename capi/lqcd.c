@@ -344,9 +344,11 @@ static void lqcd_run_end(void)
     if (L.ranks)
         mpiw_progress(NULL);
     if (L.cores) {
+        /* first: the queues and orphans hold sends of other cores */
+        for (int i = 0; i < L.n; i++)
+            free_unclaimed(&L.cores[i]);
         for (int i = 0; i < L.n; i++) {
             struct lqcd_core *c = &L.cores[i];
-            free_unclaimed(c);
             for (struct lqcd_chan *ch = c->owned, *next; ch; ch = next) {
                 next = ch->owned_next;
                 ch->magic = 0;
