@@ -33,10 +33,12 @@
  * buffer, read in place (declared once, started many times). The
  * receiving rank takes such messages in whenever one of its cores calls
  * the API or waits (lqcd_poll; also while it waits in a barrier round or a
- * collective), keeps each as a staged send (STAGED_MAGIC) that the
- * receive's queue holds like a local one, and answers with an
- * acknowledgement once the bytes are in the receive buffer: the send
- * completes then, as in one process. Collectives add a gather of the
+ * collective), and keeps each as a staged send (STAGED_MAGIC) that the
+ * receive's queue holds like a local one. The send completes when MPI has
+ * its bytes (its buffer may be reused: the API's own definition), which
+ * may be before the receive is armed; a receiver that cannot take them
+ * (sizes differ, the core left without declaring the buffer) says so in
+ * a message back, and the send fails. Collectives add a gather of the
  * slots (and arrays) of every rank after the barrier, so the sums run
  * over the same values in the same core order: the same bits in every
  * layout.
@@ -65,8 +67,13 @@ extern void goLqcdAbort(int pid, char *text);
 
 enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244, STAGED_MAGIC = 0x4c515354 };
 enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
-/* How long a core that waits for a channel to another MPI rank sleeps
- * between looks for its messages. */
+/* Across MPI ranks a waiting core looks for its messages itself: it
+ * polls, letting other cores run between looks, for POLL_SPIN_NS (a
+ * message's protocol takes several steps of each side: with a 50 µs
+ * sleep between looks an 8-byte ring exchange took 8.6 µs under threads,
+ * and parked coroutines, woken each millisecond, 0.5-1.8 ms), then
+ * sleeps POLL_NS between looks. */
+#define POLL_SPIN_NS 2000000u
 #define POLL_NS 50000u
 
 /* Channel states. A send: IDLE -> PENDING -> DONE (-> PENDING ...).
@@ -101,9 +108,9 @@ struct lqcd_chan {
     struct mpiw_send *wire;           /* send: the persistent MPI send */
 };
 
-/* What goes between ranks: a send's bytes after a DATA head; an ACK back
- * once they are in the receive buffer (err: why they never will be). */
-enum { WIRE_DATA = 1, WIRE_ACK, WIRE_TAG = 1 };
+/* What goes between ranks: a send's bytes after a DATA head; a REFUSED
+ * head back when they cannot be taken (err: why). */
+enum { WIRE_DATA = 1, WIRE_REFUSED, WIRE_TAG = 1 };
 struct wire_head {
     int32_t kind, src, dst, name, nbytes, id, err, pad;
 };
@@ -191,6 +198,7 @@ static int rank_of(int pid)
 /* Across MPI ranks (below the operations). */
 static void lqcd_poll(void);
 static void answer(struct lqcd_chan *st, int err);
+static void refresh(struct lqcd_chan *ch);
 static struct lqcd_chan *declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host,
                                        int name, int relative);
 static const char *send_failure(const struct lqcd_chan *s, int err);
@@ -435,8 +443,9 @@ int getMachineType(void)
     return 2;
 }
 
-static int incomplete(const struct lqcd_chan *ch)
+static int incomplete(struct lqcd_chan *ch)
 {
+    refresh(ch);
     int s = atomic_load(&ch->state);
     return s == CH_PENDING || s == CH_ARMED || s == CH_CLAIMED;
 }
@@ -863,6 +872,7 @@ void startSend(void *opaque)
                    send_failure(s, e));
         return;
     }
+    refresh(s);
     if (atomic_load(&s->state) == CH_PENDING) {
         seterr(LQCD_ERR_BUSY, "startSend: the send to buffer %d of core %d is busy (its last start is not complete)",
                s->name, s->remote);
@@ -910,6 +920,7 @@ void startReceive(void *opaque)
  * started counts as complete (internal waits). */
 static int status(struct lqcd_chan *ch, const char *call, int idle_ok)
 {
+    refresh(ch);
     int st = atomic_load(&ch->state);
     if (st == CH_DONE)
         return 1;
@@ -1039,7 +1050,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
     struct ebsp_core *self = ebsp_self; /* read once: a coroutine core may resume on another thread */
     int pid = self->pid;
     struct lqcd_core *c = &L.cores[pid];
-    uint64_t deadline = ms > 0 ? ebsp_now_ns() + (uint64_t)ms * 1000000u : 0;
+    uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
     int first = 0; /* v[0..first) are complete */
     for (int round = 0;; round++) {
         unsigned ev = atomic_load(&c->ev);
@@ -1063,6 +1074,13 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
         }
         if (round < SPIN_YIELDS) {
             sched_pause();
+            continue;
+        }
+        if (L.ranks && ebsp_now_ns() - begun < POLL_SPIN_NS) {
+            /* the partner may be a process waiting for this CPU: a
+               coroutine's worker gives it up too (else 1 ms per halo at 2 x 8) */
+            sched_pause();
+            sched_yield();
             continue;
         }
         if (explain(v[first], call, ms, 0))
@@ -1183,30 +1201,41 @@ static struct lqcd_chan *declare_wired(struct lqcd_core *c, const char *call, vo
     return s;
 }
 
-/* Tells the sender of staged st that its bytes are in the receive buffer
- * (err 0) or never will be; st is freed. */
+/* Staged st is done with: its bytes are in the receive buffer (err 0), or
+ * they never will be, which its sender is told; st is freed. */
 static void answer(struct lqcd_chan *st, int err)
 {
-    struct wire_head a = {.kind = WIRE_ACK, .src = st->remote, .dst = st->owner, .name = st->name, .id = st->id,
-                          .err = err};
-    mpiw_send_small(&a, (int)sizeof a, st->rank, WIRE_TAG);
+    if (err) {
+        struct wire_head a = {.kind = WIRE_REFUSED, .src = st->remote, .dst = st->owner, .name = st->name,
+                              .id = st->id, .err = err};
+        mpiw_send_small(&a, (int)sizeof a, st->rank, WIRE_TAG);
+    }
     free_staged(st);
 }
 
-/* The receiver answered send h->id. */
-static void acknowledged(const struct wire_head *h)
+/* The receiver refused send h->id. */
+static void refused(const struct wire_head *h)
 {
     pthread_mutex_lock(&L.wired_lock);
     struct lqcd_chan *s = h->id >= 0 && h->id < L.nwired ? L.wired[h->id] : NULL;
     pthread_mutex_unlock(&L.wired_lock);
     if (!s)
         return;
-    mpiw_send_test(s->wire, 1); /* the receiver has the bytes: the send is over */
-    if (h->err)
-        atomic_store(&s->err, h->err);
-    else
-        set_state(s, CH_DONE);
+    atomic_store(&s->err, h->err);
     notify(s->owner);
+}
+
+/* A send to another rank is complete once MPI has its bytes (the owner
+ * asks: one thread per channel). */
+static void refresh(struct lqcd_chan *ch)
+{
+    if (ch->rank < 0 || ch->magic != SEND_MAGIC || atomic_load(&ch->state) != CH_PENDING)
+        return;
+    int r = mpiw_send_test(ch->wire, 0);
+    if (r < 0)
+        atomic_store(&ch->err, LQCD_ERR_PARTNER);
+    else if (r == 1 && !atomic_load(&ch->err))
+        set_state(ch, CH_DONE);
 }
 
 /* A send from a core of rank `from` arrived (h: the message, len bytes):
@@ -1259,8 +1288,8 @@ static void lqcd_poll(void)
             arrived(h, len, from);
             continue;
         }
-        if (len >= (int)sizeof *h && h->kind == WIRE_ACK)
-            acknowledged(h);
+        if (len >= (int)sizeof *h && h->kind == WIRE_REFUSED)
+            refused(h);
         free(h);
     }
 }

@@ -42,12 +42,14 @@
  *
  * In a BSPlib section spread over the ranks of an MPI job (mpirun), a
  * channel may join cores of different ranks: the same calls and rules,
- * with three differences. A size that differs from the receive's is found
- * when the first message arrives (the send then fails with LQCD_ERR_SIZE),
- * not at the declaration; sends from several ranks into one buffer are
- * served in the order they arrive; a rank takes messages in while one of
- * its cores is in an LQCD call or waits in a barrier, so a core that
- * computes long without either delays the senders to it.
+ * with these differences. Such a send completes when MPI has its bytes
+ * (its buffer may be reused), which may be before the receive is armed.
+ * A size that differs from the receive's is found by the receiver: the
+ * send's next call after that fails with LQCD_ERR_SIZE (its declaration
+ * cannot know). Sends from several ranks into one buffer are served in
+ * the order they arrive. A rank takes messages in while one of its cores
+ * is in an LQCD call or waits in a barrier, so a core that computes long
+ * without either delays the sends to it.
  *
  * Collectives (sendBroadcast excepted) are called by every core of the run
  * in the same order, like bsp_sync; a core calling another collective, or

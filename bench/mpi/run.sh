@@ -3,8 +3,10 @@
 # in the same run: bench/bsplib/bsp_micro.c under mpirun in each layout
 # (ranks x EBSP_RANK_CORES), and mpi_floor.c (an MPI_Barrier; an
 # MPI_Alltoallv of the bytes that cross ranks in a superstep of 8-byte
-# puts) with the same ranks. Prints medians of ROUNDS launches and the
-# ratios: empty superstep / MPI_Barrier, put superstep / MPI_Alltoallv.
+# puts) with the same ranks; lqcd_ring.c (a ring halo on LQCD channels)
+# next to mpi_ring.c (the same on Open MPI's persistent requests, one rank
+# per core). Prints medians of ROUNDS launches and the ratios: empty
+# superstep / MPI_Barrier, put superstep / MPI_Alltoallv, halo / MPI's.
 #
 #   bench/mpi/run.sh            (after make lib; `make bench-mpi`)
 #   LAYOUTS="2x1 2x8 tcp:2x1" ROUNDS=3 SECONDS_PER_TEST=0.3
@@ -18,9 +20,11 @@ if ! command -v mpirun >/dev/null; then
     exit 0
 fi
 "$root/bin/bspcc" -std=gnu99 -O2 "$root/bench/bsplib/bsp_micro.c" -o "$bin/bsp_micro"
+"$root/bin/bspcc" -std=gnu99 -O2 "$here/lqcd_ring.c" -o "$bin/lqcd_ring"
 floor=no
 if command -v mpicc >/dev/null; then
     mpicc -std=gnu99 -O2 "$here/mpi_floor.c" -o "$bin/mpi_floor"
+    mpicc -std=gnu99 -O2 "$here/mpi_ring.c" -o "$bin/mpi_ring"
     floor=yes
 else
     echo "(mpicc not found: Open MPI's floor is not measured; apt-get install libopenmpi-dev)"
@@ -56,7 +60,14 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
             # shellcheck disable=SC2086
             [ "$blk" -gt 0 ] && mpirun $opts $btl -n "$R" "$bin/mpi_floor" $((C * (P - C))) "$secs" "$blk" |
                 sed -n "s/^RESULT mpi_alltoallv_us \([-0-9.e+]*\) .*/mpi blk_alltoallv_us \1/p" >>"$res"
+            # the ring halo on Open MPI itself, one rank per core
+            # shellcheck disable=SC2086
+            mpirun $opts $btl -n "$P" "$bin/mpi_ring" "$secs" |
+                sed -n "s/^RESULT mpi_ring_us \([0-9]*\) \([-0-9.e+]*\) .*/mpi ring_\1_us \2/p" >>"$res"
         fi
+        # shellcheck disable=SC2086
+        mpirun $opts $btl -n "$R" -x EBSP_RANK_CORES="$C" "$bin/lqcd_ring" "$secs" |
+            sed -n "s/^RESULT lqcd_ring_us \([0-9]*\) \([-0-9.e+]*\) .*/ebsp ring_\1_us \2/p" >>"$res"
         i=$((i + 1))
     done
     get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$res" | median; }
@@ -76,4 +87,11 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
             printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f\n",
                 s / b, '"$H"', p / a, k / ka }'
     fi
+    for n in 8 1024 65536; do
+        e=$(get ebsp "ring_${n}_us")
+        o=$(get mpi "ring_${n}_us")
+        printf "  LQCD ring halo of %d bytes: libebsp %s us" "$n" "$e"
+        [ -n "$o" ] && awk -v e="$e" -v o="$o" -v p="$P" 'BEGIN { printf "; Open MPI persistent requests, %d ranks, %s us (ratio %.2f)", p, o, e / o }'
+        echo
+    done
 done

@@ -16,6 +16,7 @@
 #include "abi.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,7 @@ static int wait_progressing(MPI_Request *req)
         if (done)
             return 0;
         mpiw_run_progress();
+        sched_yield(); /* the other ranks may be processes waiting for this CPU */
     }
 }
 
@@ -228,5 +230,7 @@ int mpiw_complete(int n, MPI_Request *reqs)
         if (done)
             return 0;
         mpiw_run_progress();
+        sched_yield(); /* the other ranks may be processes waiting for this CPU */
     }
 }
+
