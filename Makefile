@@ -6,7 +6,14 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi engine emesh env world -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
+GOSRC   := $(shell find capi engine emesh env world faces -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
+# Go rebuilds a cgo package when the files in its folder change, not when a
+# header it includes from another folder does (the faces include capi's
+# shim.h): a checksum of every header in the C flags makes a changed header
+# rebuild every cgo package.
+HEADERS_SUM := $(shell cat $(sort $(wildcard capi/*.h world/*/*.h faces/*/*.h include/*.h)) | cksum | cut -d' ' -f1)
+export CGO_CFLAGS ?= -g -O2
+CGO_CFLAGS += -DEBSP_HEADERS_SUM=$(HEADERS_SUM)
 # The library exports the functions of include/*.h and nothing else (the Go
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and
@@ -134,7 +141,7 @@ test-stress: lib
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
-	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c
+	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c faces/*/*.c
 	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
 
 # The whole library (Go + shim) built with AddressSanitizer, run by the C
@@ -146,7 +153,7 @@ test-shim:
 ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
 test-asan:
 	@mkdir -p lib/asan
-	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1" CGO_LDFLAGS="-fsanitize=address" \
+	CGO_CFLAGS="$(ASAN_FLAGS) -g -O1 -DEBSP_HEADERS_SUM=$(HEADERS_SUM)" CGO_LDFLAGS="-fsanitize=address" \
 		$(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,$(EXPORTS)' -o lib/asan/libebsp.so ./capi
 	EBSP_CTEST_LIBDIR=lib/asan EBSP_CTEST_SCHED=threads EBSP_CTEST_CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=detect_leaks=1 \
 		$(GO) test -count=1 -skip 'TestCPrograms/(crash.*|watchdog|cycles)$$' ./ctests/...

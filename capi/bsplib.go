@@ -1,13 +1,13 @@
 package main
 
-// Glue of the BSPlib face (bsplib_api.c, include/bsp.h): an SPMD section
+// Glue of the BSPlib face (faces/bsplib, include/bsp.h): an SPMD section
 // is one run of the machine in Standard mode, started and ended by the
 // program's own thread, which is pid 0.
 
 /*
 #include <stdlib.h>
 #include "shim.h"
-#include "bsplib.h"
+#include "../faces/bsplib/bsplib.h"
 */
 import "C"
 
@@ -17,6 +17,7 @@ import (
 
 	"libebsp/engine"
 	"libebsp/env"
+	_ "libebsp/faces/bsplib" // its C code: the BSPlib calls
 )
 
 // standardRun reports whether a BSPlib section owns the machine.
@@ -133,7 +134,7 @@ func goBsplibCoreEnd(pid C.int) C.int {
 	return boolInt(wait)
 }
 
-// goBsplibMisuse reports a misuse found by bsplib_api.c on core pid and
+// goBsplibMisuse reports a misuse found by faces/bsplib/bsplib.c on core pid and
 // stops the run.
 //
 //export goBsplibMisuse

@@ -255,7 +255,7 @@ static void faults_allow_interrupt(void)
 }
 
 /* Where a kernel file's core runs its code, for fault reports and the
- * interrupt's test (unless whoever made the core knew better: bsplib_api.c). */
+ * interrupt's test (unless whoever made the core knew better: faces/bsplib/bsplib.c). */
 static void faults_core_begin(struct ebsp_core *core)
 {
     if (core->can_unwind && !core->kernel_base)

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"libebsp/engine"
+	_ "libebsp/faces/lqcd" // its C code: the LQCD API
 )
 
 // goLqcdPlace places the LQCD grid dims on the mesh (declareTopology, once

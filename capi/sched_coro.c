@@ -40,7 +40,7 @@
  * __thread variable across a switch (gcc computes a TLS address once per
  * function): ebsp_self is set on every switch and read after a switch only
  * in a fresh function call; per-core state that was __thread lives in the
- * core (lqcd.c's error state).
+ * core (faces/lqcd's error state).
  *
  * Only x86-64 has the switch (coro_switch_amd64.S); elsewhere, and in
  * builds with AddressSanitizer (which cannot follow the stack switches
@@ -1031,7 +1031,7 @@ void coro_join(void)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
     /* Called elsewhere than on the adopting thread (a stopped run, which the
-     * library then ends: bsplib_api.c), that thread may still wait on the
+     * library then ends: faces/bsplib/bsplib.c), that thread may still wait on the
      * region: it stays. */
     if (co.adopted && !pthread_equal(pthread_self(), co.adopter))
         return;

@@ -31,7 +31,7 @@ enum ebsp_where {
     WHERE_HOST_SYNC,  /* waiting in ebsp_host_sync */
     WHERE_END,        /* waiting in bsp_end */
     WHERE_FINISHED,   /* returned from its kernel */
-    WHERE_LQCD,       /* waiting in an LQCD collective (lqcd.c) */
+    WHERE_LQCD,       /* waiting in an LQCD collective (faces/lqcd) */
     WHERE_LQCD_WAIT   /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
 };
 

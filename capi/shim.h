@@ -79,8 +79,8 @@ struct ebsp_core {
     ebsp_kernel_fn entry;
     int can_unwind;          /* entry is C code compiled from a kernel file: abort may longjmp */
     void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
-                                the BSPlib face's pid 0, whose frames are its caller's (bsplib_api.c) */
-    int in_section;          /* BSPlib: between the core's bsp_begin and bsp_end (bsplib_api.c) */
+                                the BSPlib face's pid 0, whose frames are its caller's (faces/bsplib) */
+    int in_section;          /* BSPlib: between the core's bsp_begin and bsp_end (faces/bsplib) */
     jmp_buf exit_jmp;
     volatile int where;      /* enum ebsp_where */
     uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */

@@ -7,7 +7,7 @@ import (
 	"libebsp/emesh"
 )
 
-// The standard BSPlib face (include/bsp.h, capi/bsplib_api.c): an SPMD
+// The standard BSPlib face (include/bsp.h, faces/bsplib): an SPMD
 // section started by bsp_begin(P) in the program itself, on the same
 // engine as the EBSP face's runs. The machine runs such a section as one
 // run with no kernel to load; Machine.Standard tells the engine and the C

@@ -77,6 +77,33 @@ func parseCFile(t *testing.T, path string) *sourceFile {
 	return f
 }
 
+// parseFolder parses the C and Go files of dir (tests excepted).
+func parseFolder(t *testing.T, root, dir string) []*sourceFile {
+	var files []*sourceFile
+	for _, pattern := range []string{"*.c", "*.h", "*.go"} {
+		paths, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			var f *sourceFile
+			if strings.HasSuffix(p, ".go") {
+				f = parseGoFile(t, p)
+			} else {
+				f = parseCFile(t, p)
+			}
+			if rel, err := filepath.Rel(root, p); err == nil && filepath.Dir(rel) != "capi" {
+				f.name = filepath.ToSlash(rel)
+			}
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
 func parseGoFile(t *testing.T, path string) *sourceFile {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, nil, 0)
@@ -107,23 +134,22 @@ func parseGoFile(t *testing.T, path string) *sourceFile {
 	return f
 }
 
-// fileGraph returns, for each file of dir, the files whose functions it calls.
-func fileGraph(t *testing.T, dir string) map[string]map[string]bool {
+// cFolders are the folders whose C files (and the Go beside them) make
+// one library with capi/: the faces.
+var cFolders = []string{"capi", "faces/*"}
+
+// fileGraph returns, for each file of the folders cFolders of the tree at
+// root, the files whose functions it calls. A file of capi/ is named by
+// its base name, another by its path in the tree.
+func fileGraph(t *testing.T, root string) map[string]map[string]bool {
 	var files []*sourceFile
-	for _, pattern := range []string{"*.c", "*.h", "*.go"} {
-		paths, err := filepath.Glob(filepath.Join(dir, pattern))
+	for _, folder := range cFolders {
+		dirs, err := filepath.Glob(filepath.Join(root, folder))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range paths {
-			if strings.HasSuffix(p, "_test.go") {
-				continue
-			}
-			if strings.HasSuffix(p, ".go") {
-				files = append(files, parseGoFile(t, p))
-			} else {
-				files = append(files, parseCFile(t, p))
-			}
+		for _, dir := range dirs {
+			files = append(files, parseFolder(t, root, dir)...)
 		}
 	}
 	cDefs, goDefs := map[string][]string{}, map[string][]string{}
@@ -252,11 +278,14 @@ var knownCircle = []string{
 }
 
 func TestNoCircleOfFiles(t *testing.T) {
-	dir := os.Getenv("EBSP_FILEGRAPH_DIR") // another tree, to look at
-	if dir == "" {
-		dir = filepath.Join(repoRoot(), "capi")
+	root := os.Getenv("EBSP_FILEGRAPH_ROOT") // another tree, to look at
+	if root == "" {
+		root = repoRoot()
 	}
-	graph := fileGraph(t, dir)
+	graph := fileGraph(t, root)
+	if _, ok := graph["faces/lqcd/lqcd.c"]; !ok {
+		t.Errorf("the graph misses the faces' files (faces/lqcd/lqcd.c)")
+	}
 	known := map[string]bool{}
 	for _, f := range knownCircle {
 		known[f] = true
@@ -285,7 +314,7 @@ func TestNoCircleOfFiles(t *testing.T) {
 // The C files alone form no circle, and the scheduler's files call no file
 // outside the scheduler but output.c: features reach them through hooks.
 func TestSchedulerIsALeaf(t *testing.T) {
-	graph := fileGraph(t, filepath.Join(repoRoot(), "capi"))
+	graph := fileGraph(t, repoRoot())
 	cOnly := map[string]map[string]bool{}
 	for f, out := range graph {
 		if strings.HasSuffix(f, ".go") {
@@ -321,7 +350,11 @@ func TestSchedulerIsALeaf(t *testing.T) {
 // static function of the caller shadows another file's, and a callback
 // handed over is no call.
 func TestFileGraphFinder(t *testing.T) {
-	dir := t.TempDir()
+	root := t.TempDir()
+	dir := filepath.Join(root, "capi")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	write := func(name, src string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -330,17 +363,17 @@ func TestFileGraphFinder(t *testing.T) {
 	write("a.c", "int a(void)\n{\n    return b(); /* c() */\n}\nstatic void helper(void) { }\n")
 	write("b.c", "static int helper(void)\n{\n    return 0;\n}\nint b(void)\n{\n    helper();\n    return c();\n}\n")
 	write("c.c", "#define a(x) x\nvoid run(void (*fn)(void));\nint c(void)\n{\n    run(a);\n    return 0;\n}\n")
-	if got := circles(fileGraph(t, dir)); len(got) != 0 {
+	if got := circles(fileGraph(t, root)); len(got) != 0 {
 		t.Errorf("a chain taken for a circle: %v", got)
 	}
 	write("c.c", "int c(void)\n{\n    return a();\n}\n")
-	got := circles(fileGraph(t, dir))
+	got := circles(fileGraph(t, root))
 	if len(got) != 1 || strings.Join(got[0], " ") != "a.c b.c c.c" {
 		t.Errorf("circle a -> b -> c -> a: found %v", got)
 	}
 	write("d.go", "package x\n\n// #include \"a.h\"\nimport \"C\"\n\n//export d\nfunc d() { C.a() }\n")
 	write("c.c", "int c(void)\n{\n    return d();\n}\n")
-	got = circles(fileGraph(t, dir))
+	got = circles(fileGraph(t, root))
 	if len(got) != 1 || strings.Join(got[0], " ") != "a.c b.c c.c d.go" {
 		t.Errorf("circle through Go: found %v", got)
 	}

@@ -42,14 +42,16 @@ func goExports(t *testing.T) []string {
 // which the public headers declare.
 var internalExport = regexp.MustCompile(`^go[A-Z]`)
 
-// shimSources are the C files and headers of the shim.
+// shimSources are the C files and headers of the shim and of the faces.
 func shimSources(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, pat := range []string{"*.h", "*.c"} {
-		m, err := filepath.Glob(filepath.Join(repoRoot(), "capi", pat))
-		require.NoError(t, err)
-		out = append(out, m...)
+	for _, dir := range []string{"capi", "faces/*"} {
+		for _, pat := range []string{"*.h", "*.c"} {
+			m, err := filepath.Glob(filepath.Join(repoRoot(), dir, pat))
+			require.NoError(t, err)
+			out = append(out, m...)
+		}
 	}
 	require.NotEmpty(t, out)
 	return out

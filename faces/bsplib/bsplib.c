@@ -21,10 +21,10 @@
  * with exit status 1 once every core has left.
  */
 #define _GNU_SOURCE
-#include "shim.h"
-#include "comm.h"
-#include "reqlog.h"
-#include "direct.h"
+#include "../../capi/shim.h"
+#include "../../capi/comm.h"
+#include "../../capi/reqlog.h"
+#include "../../capi/direct.h"
 #include "bsplib.h"
 
 #include <e_bsp.h> /* the EBSP core calls, which do the work */

@@ -1,7 +1,7 @@
 /*
  * MulticoreBSP for C's machine-control extensions (include/bsp.h): the
  * settings a program makes before bsp_begin. Only the maximum number of
- * threads acts here (bsplib_api.c asks mcbsp_thread_cap); the rest is kept
+ * threads acts here (bsplib.c asks mcbsp_thread_cap); the rest is kept
  * for the getters. One lock guards them: a program may call these from any
  * thread, a core's included.
  */

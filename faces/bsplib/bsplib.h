@@ -1,11 +1,11 @@
 /*
  * Go entry points of the BSPlib face (capi/bsplib.go), called by
- * bsplib_api.c.
+ * bsplib.c.
  */
 #ifndef EBSP_BSPLIB_H
 #define EBSP_BSPLIB_H
 
-#include "shim.h"
+#include "../../capi/shim.h"
 
 #include <stddef.h>
 
@@ -28,11 +28,11 @@ extern int goBsplibReady(void);
 extern void goBsplibMisuse(int pid, char *call, char *what);
 
 /* mcbsp_set_maximum_threads' cap on the cores of a section, 0 for none
- * (mcbsp_api.c). */
+ * (mcbsp.c). */
 size_t mcbsp_thread_cap(void);
 
 /* 0 under EBSP_CHECKS=0: the face's own argument checks are off; set by
- * goBsplibBegin for each section (bsplib_api.c). */
+ * goBsplibBegin for each section (bsplib.c). */
 extern int bl_checks;
 
 #endif

@@ -44,8 +44,8 @@
  * layout.
  */
 #define _GNU_SOURCE
-#include "shim.h"
-#include "../world/mpi/mpi.h"
+#include "../../capi/shim.h"
+#include "../../world/mpi/mpi.h"
 
 #include <lqcd_msg.h>
 

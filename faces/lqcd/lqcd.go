@@ -1,0 +1,12 @@
+// Package lqcd is the LQCD message-passing face (include/lqcd_msg.h, seed
+// 004): channels, the grid topology and the reproducible collectives, in
+// C (lqcd.c), on the scheduler and the shim of capi/, and across MPI ranks
+// on world/mpi's messages. It has no Go API: capi imports it so that its C
+// code is linked into the library, and exports the two Go helpers it calls
+// (goLqcdPlace, goLqcdAbort: capi/lqcd.go).
+package lqcd
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../include -std=gnu99 -O2 -Wall -Wextra -Wno-unused-parameter -ftls-model=initial-exec
+*/
+import "C"
