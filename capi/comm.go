@@ -272,7 +272,7 @@ func goHostTagsize() C.int {
 	return 0
 }
 
-// The host's message calls are C functions (host_api.c) that check the
+// The host's message calls are C functions (faces/ebsp/host.c) that check the
 // pointers they are given (see user_pointer_small in shim.h) and call
 // these. A pointer the shim did not pass on arrives as nil, with its value
 // in small.

@@ -24,7 +24,7 @@ extern int goHostTagsize(void);
 extern void goSend(int pid, int target, void *tag, void *payload, int nbytes);
 extern void goSendUp(int pid, void *tag, void *payload, int nbytes);
 
-/* The host's message calls (host_api.c checks their pointers first; a
+/* The host's message calls (faces/ebsp/host.c checks their pointers first; a
  * small one is passed as NULL, its value in small_*). */
 extern int goSetHostTagsize(int size);
 extern void goSendDown(int pid, void *tag, uintptr_t small_tag, void *payload, int nbytes);

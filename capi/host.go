@@ -21,6 +21,7 @@ import (
 	"libebsp/emesh"
 	"libebsp/engine"
 	"libebsp/env"
+	_ "libebsp/faces/ebsp" // its C code: the EBSP host, memory and stream calls
 )
 
 // session is what bsp_begin loaded: the C core table and one kernel
@@ -80,7 +81,7 @@ func boolInt(ok bool) C.int {
 	return 0
 }
 
-// goInit is bsp_init (host_api.c checks the name first).
+// goInit is bsp_init (faces/ebsp/host.c checks the name first).
 //
 //export goInit
 func goInit(name *C.char, argc C.int, argv **C.char) C.int {
@@ -107,7 +108,7 @@ func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 	return 1
 }
 
-// goRegisterKernel is ebsp_register_kernel (host_api.c checks the name
+// goRegisterKernel is ebsp_register_kernel (faces/ebsp/host.c checks the name
 // first).
 //
 //export goRegisterKernel

@@ -13,8 +13,8 @@ import (
 	"libebsp/emesh"
 )
 
-// Core-side memory calls (capi/mem_api.c) and the host's ebsp_write and
-// ebsp_read (capi/mem_host_api.c).
+// Core-side memory calls (faces/ebsp/mem.c) and the host's ebsp_write and
+// ebsp_read (faces/ebsp/host_mem.c).
 
 //export goMalloc
 func goMalloc(pid C.int, n C.uint) unsafe.Pointer {

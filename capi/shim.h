@@ -89,7 +89,7 @@ struct ebsp_core {
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
-    void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (mem_api.c) */
+    void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
     struct ebsp_msgq queue;   /* messages sent to this core (engine.Mirror.Queue) */
     struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
                                  the last drain into the engine (reqlog.c) */

@@ -14,8 +14,8 @@ import (
 	"libebsp/engine"
 )
 
-// Stream calls: the host makes streams (capi/mem_host_api.c); the cores'
-// calls (capi/stream_api.c) come here for the engine to carry out, then
+// Stream calls: the host makes streams (faces/ebsp/host_mem.c); the cores'
+// calls (faces/ebsp/stream.c) come here for the engine to carry out, then
 // wait in C for the transfer named in the result. The engine prints the
 // board's texts itself (through engine.Probes.Print).
 

@@ -90,7 +90,7 @@ var (
 
 // struct dma_slot (capi/mem.h) is emesh.DMASlot, which the engine
 // allocates (a cache line each, so the C struct may be shorter: C only
-// ever holds a pointer to one slot) and mem_api.c waits on.
+// ever holds a pointer to one slot) and faces/ebsp/mem.c waits on.
 var (
 	_ = [1]int{}[C.twin_dma_done-unsafe.Offsetof(emesh.DMASlot{}.Done)]
 	_ = [1]int{}[C.twin_dma_issued-unsafe.Offsetof(emesh.DMASlot{}.Issued)]

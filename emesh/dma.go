@@ -26,7 +26,7 @@ import (
 // bsp_time read: the emulated core has no other notion of time, and so a
 // kernel that times its transfers measures at least the board's cost.
 //
-// The waiting itself happens in C (capi/mem_api.c): Run copies what is due
+// The waiting itself happens in C (faces/ebsp/mem.c): Run copies what is due
 // and otherwise says how long to sleep; a core thread never sleeps inside
 // Go. The slot, in mmap'ed memory, lets C see without a Go call whether a
 // ticket is complete and whether anything is pending. Tickets count the
@@ -284,7 +284,7 @@ func (d *DMA) takeFault() Fault {
 
 // Wait blocks the calling goroutine until ticket is complete. For Go
 // callers only (tests, draining at the end of a run); core threads wait in
-// C (capi/mem_api.c) with the same steps.
+// C (faces/ebsp/mem.c) with the same steps.
 func (d *DMA) Wait(ticket uint32) {
 	for {
 		left := d.Run(ticket)

@@ -5,10 +5,10 @@
  * calls, which check the pointers they are given before the Go engine
  * reads or writes through them.
  */
-#include "shim.h"
-#include "comm.h"
-#include "reqlog.h"
-#include "direct.h"
+#include "../../capi/shim.h"
+#include "../../capi/comm.h"
+#include "../../capi/reqlog.h"
+#include "../../capi/direct.h"
 
 #include <host_bsp.h>
 #include <stdint.h>

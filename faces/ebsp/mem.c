@@ -7,8 +7,8 @@
  * (sched_wait).
  */
 #define _GNU_SOURCE
-#include "shim.h"
-#include "mem.h"
+#include "../../capi/shim.h"
+#include "../../capi/mem.h"
 
 #include <e_bsp.h>
 #include <stdatomic.h>

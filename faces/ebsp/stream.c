@@ -4,8 +4,8 @@
  * wrappers do the waiting it asks for, in C. The engine prints the board's
  * texts; every call returns and the run goes on.
  */
-#include "shim.h"
-#include "mem.h"
+#include "../../capi/shim.h"
+#include "../../capi/mem.h"
 
 #include <e_bsp.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * streams. Written in C so host_bsp.h checks their prototypes; the work is
  * done by the Go exports.
  */
-#include "shim.h"
-#include "mem.h"
+#include "../../capi/shim.h"
+#include "../../capi/mem.h"
 
 #include <host_bsp.h>
 #include <stdint.h>
