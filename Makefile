@@ -6,12 +6,12 @@ CC      ?= gcc
 SONAME  := libebsp.so.1
 LIB     := lib/libebsp.so
 CFLAGS  ?= -O2 -Wall -Wextra
-GOSRC   := $(shell find capi engine emesh env world faces -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
+GOSRC   := $(shell find capi engine emesh env world faces sched -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
 # Go rebuilds a cgo package when the files in its folder change, not when a
 # header it includes from another folder does (the faces include capi's
 # shim.h): a checksum of every header in the C flags makes a changed header
 # rebuild every cgo package.
-HEADERS_SUM := $(shell cat $(sort $(wildcard capi/*.h world/*/*.h faces/*/*.h include/*.h)) | cksum | cut -d' ' -f1)
+HEADERS_SUM := $(shell cat $(sort $(wildcard capi/*.h sched/*.h world/*/*.h faces/*/*.h include/*.h)) | cksum | cut -d' ' -f1)
 export CGO_CFLAGS ?= -g -O2
 CGO_CFLAGS += -DEBSP_HEADERS_SUM=$(HEADERS_SUM)
 # The library exports the functions of include/*.h and nothing else (the Go
@@ -141,7 +141,7 @@ test-stress: lib
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
-	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c faces/*/*.c
+	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c sched/*.c faces/*/*.c
 	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
 
 # The whole library (Go + shim) built with AddressSanitizer, run by the C

@@ -1,7 +1,9 @@
 // Command capi is the C ABI of libebsp: built with -buildmode=c-shared it
 // exports every function of EBSP's host_bsp.h and e_bsp.h. The Go files
 // here are glue between C and the engine in engine/; the C files are the
-// shim (varargs, thread identity, kernel loading, scheduler, output).
+// shim (varargs, thread identity, kernel loading, faults, output) and the
+// core calls the BSP faces share. The scheduler (sched/) and the faces'
+// own C (faces/) are packages of their own, linked in through imports.
 package main
 
 /*
@@ -17,6 +19,7 @@ import (
 	"unsafe"
 
 	"libebsp/engine"
+	_ "libebsp/sched" // its C code: the scheduler
 )
 
 func main() {}

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <pthread.h>
 
-#include "scheduler.h"
+#include "../sched/scheduler.h"
 
 typedef int (*ebsp_kernel_fn)(void);
 

@@ -65,7 +65,7 @@ import (
 	"libebsp/env"
 )
 
-// enum ebsp_rest (capi/scheduler.h) carries env.RestOf's answer to the scheduler.
+// enum ebsp_rest (sched/scheduler.h) carries env.RestOf's answer to the scheduler.
 var (
 	_ = [1]int{}[C.REST_NEVER-env.RestNever]
 	_ = [1]int{}[C.REST_AUTO-env.RestAuto]
@@ -143,7 +143,7 @@ var (
 // the clock of the cost model (emesh.ClockHz): one clock.
 var _ = [1]int{}[C.EPIPHANY_CLOCK_MHZ*1_000_000-emesh.ClockHz]
 
-// enum ebsp_where (capi/scheduler.h), what sched_where returns, is read as
+// enum ebsp_where (sched/scheduler.h), what sched_where returns, is read as
 // engine.Where.
 var (
 	_ = [1]int{}[C.WHERE_IDLE-engine.WhereIdle]

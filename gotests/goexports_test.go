@@ -46,7 +46,7 @@ var internalExport = regexp.MustCompile(`^go[A-Z]`)
 func shimSources(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, dir := range []string{"capi", "faces/*"} {
+	for _, dir := range []string{"capi", "sched", "faces/*"} {
 		for _, pat := range []string{"*.h", "*.c"} {
 			m, err := filepath.Glob(filepath.Join(repoRoot(), dir, pat))
 			require.NoError(t, err)

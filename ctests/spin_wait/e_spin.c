@@ -6,7 +6,7 @@
  * coroutine scheduler starts cores in pid order: the first workers all
  * pick spinning cores). Under the
  * coroutine scheduler no spinning core ever yields; the scheduler's monitor
- * has to start workers (capi/sched_coro.c). Then many supersteps, so the
+ * has to start workers (sched/sched_coro.c). Then many supersteps, so the
  * cores move between workers, each calling into the engine (bsp_qsize,
  * a Go call) after every move.
  */

@@ -47,7 +47,7 @@
  * without annotations), cores stay threads.
  */
 #define _GNU_SOURCE
-#include "shim.h"
+#include "../capi/shim.h"
 #include "coro.h"
 #include "futex.h"
 

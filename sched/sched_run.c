@@ -10,7 +10,7 @@
  * through their hooks (sched_hooks.c), never by name.
  */
 #define _GNU_SOURCE
-#include "shim.h"
+#include "../capi/shim.h"
 #include "coro.h"
 #include "futex.h"
 
