@@ -201,7 +201,7 @@ static void answer(struct lqcd_chan *st, int err);
 static void refresh(struct lqcd_chan *ch);
 static struct lqcd_chan *declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host,
                                        int name, int relative);
-static const char *send_failure(const struct lqcd_chan *s, int err);
+static void send_failed(const struct lqcd_chan *s, const char *call, int err, const char *buffer);
 
 /* ---- errors (per core; per thread off the cores) ---- */
 
@@ -864,12 +864,7 @@ void startSend(void *opaque)
     }
     int e = atomic_load(&s->err);
     if (e) {
-        if (e == LQCD_ERR_SIZE)
-            seterr(e, "startSend: the send to buffer %d of core %d failed: core %d declared it with another size",
-                   s->name, s->remote, s->remote);
-        else
-            seterr(e, "startSend: the send to buffer %d of core %d failed: %s", s->name, s->remote,
-                   send_failure(s, e));
+        send_failed(s, "startSend", e, "it");
         return;
     }
     refresh(s);
@@ -926,12 +921,7 @@ static int status(struct lqcd_chan *ch, const char *call, int idle_ok)
         return 1;
     int e = atomic_load(&ch->err);
     if (e) {
-        if (e == LQCD_ERR_SIZE)
-            seterr(e, "%s: the send to buffer %d of core %d failed: core %d declared the buffer with another size",
-                   call, ch->name, ch->remote, ch->remote);
-        else
-            seterr(e, "%s: the send to buffer %d of core %d failed: %s", call, ch->name, ch->remote,
-                   send_failure(ch, e));
+        send_failed(ch, call, e, "the buffer");
         return -1;
     }
     if (st == CH_IDLE) {
@@ -1150,14 +1140,18 @@ int waitForMultiple(void *opaque[], int count, int milliseconds)
 
 /* ---- across MPI ranks ---- */
 
-static const char *send_failure(const struct lqcd_chan *s, int err)
+/* Sets the error of call on send s, which failed with err; buffer names
+ * the receive ("it", "the buffer"). */
+static void send_failed(const struct lqcd_chan *s, const char *call, int err, const char *buffer)
 {
-    switch (err) {
-    case LQCD_ERR_NO_BUFFER:
-        return "its core left its kernel without declaring the buffer";
-    default:
-        return s->rank >= 0 ? "an MPI call failed" : "the other side left";
-    }
+    const char *why = s->rank >= 0 ? "an MPI call failed" : "the other side left";
+    if (err == LQCD_ERR_NO_BUFFER)
+        why = "its core left its kernel without declaring the buffer";
+    if (err == LQCD_ERR_SIZE)
+        seterr(err, "%s: the send to buffer %d of core %d failed: core %d declared %s with another size", call,
+               s->name, s->remote, s->remote, buffer);
+    else
+        seterr(err, "%s: the send to buffer %d of core %d failed: %s", call, s->name, s->remote, why);
 }
 
 /* A send to a core of another rank: a persistent MPI send of its head and

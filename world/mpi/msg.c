@@ -188,13 +188,14 @@ void *mpiw_receive(int tag, int *rank, int *len)
     return buf;
 }
 
-/* Waits for req, running the progress hook meanwhile (lock not held). */
-static int wait_progressing(MPI_Request *req)
+/* Waits for the n requests, running the progress hook meanwhile (lock
+ * not held while it runs). */
+static int wait_progressing(int n, MPI_Request *reqs)
 {
     for (;;) {
         int done = 0;
         pthread_mutex_lock(&lock);
-        int rc = M.test(req, &done, NULL);
+        int rc = M.testall(n, reqs, &done, NULL);
         pthread_mutex_unlock(&lock);
         if (rc != MPI_SUCCESS)
             return -1;
@@ -213,24 +214,12 @@ int mpiw_gather(const void *send, int len, void *recv, const int *lens, const in
     pthread_mutex_unlock(&lock);
     if (rc != MPI_SUCCESS)
         return -1;
-    return wait_progressing(&req);
+    return wait_progressing(1, &req);
 }
 
 int mpiw_complete(int n, MPI_Request *reqs)
 {
     if (!progress)
         return M.waitall(n, reqs, NULL) == MPI_SUCCESS ? 0 : -1;
-    for (;;) {
-        int done = 0;
-        pthread_mutex_lock(&lock);
-        int rc = M.testall(n, reqs, &done, NULL);
-        pthread_mutex_unlock(&lock);
-        if (rc != MPI_SUCCESS)
-            return -1;
-        if (done)
-            return 0;
-        mpiw_run_progress();
-        sched_yield(); /* the other ranks may be processes waiting for this CPU */
-    }
+    return wait_progressing(n, reqs);
 }
-
