@@ -360,8 +360,8 @@ static void lqcd_run_end(void)
             for (struct lqcd_chan *ch = c->owned, *next; ch; ch = next) {
                 next = ch->owned_next;
                 ch->magic = 0;
-                mpiw_send_free(ch->wire);
-                free(ch->head);
+                if (!mpiw_send_free(ch->wire))
+                    free(ch->head); /* else MPI may still read it: it stays */
                 free(ch);
             }
             for (struct bcast *b = c->bcasts, *next; b; b = next) {

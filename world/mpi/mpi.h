@@ -90,7 +90,9 @@ int mpiw_send_start(struct mpiw_send *s);
 /* 1 when the last start completed (its bytes may change), 0 not yet, -1
  * an MPI error; with wait, waits for it. */
 int mpiw_send_test(struct mpiw_send *s, int wait);
-void mpiw_send_free(struct mpiw_send *s);
+/* Frees s; 1 when its last start was still in flight: MPI may still read
+ * its head and body, which must then stay. */
+int mpiw_send_free(struct mpiw_send *s);
 /* Sends a copy of len bytes (a short message; its buffer is kept here). */
 int mpiw_send_small(const void *bytes, int len, int rank, int tag);
 /* The next message with tag from any rank, in a malloc'd buffer of *len

@@ -130,17 +130,21 @@ int mpiw_send_test(struct mpiw_send *s, int wait)
     return rc != MPI_SUCCESS ? -1 : done;
 }
 
-void mpiw_send_free(struct mpiw_send *s)
+int mpiw_send_free(struct mpiw_send *s)
 {
     if (!s)
-        return;
+        return 0;
     pthread_mutex_lock(&lock);
-    if (s->active)
-        M.wait(&s->req, NULL);
+    int done = !s->active;
+    if (!done && M.test(&s->req, &done, NULL) != MPI_SUCCESS)
+        done = 1;
+    /* a send still in flight (its receiver may never take it) completes, or
+       not, without this request: MPI frees it and the type when it can */
     M.request_free(&s->req);
     M.type_free(&s->type);
     pthread_mutex_unlock(&lock);
     free(s);
+    return !done;
 }
 
 int mpiw_send_small(const void *bytes, int len, int rank, int tag)
