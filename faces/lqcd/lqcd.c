@@ -1225,7 +1225,7 @@ static void refresh(struct lqcd_chan *ch)
 {
     if (ch->rank < 0 || ch->magic != SEND_MAGIC || atomic_load(&ch->state) != CH_PENDING)
         return;
-    int r = mpiw_send_test(ch->wire, 0);
+    int r = mpiw_send_test(ch->wire);
     if (r < 0)
         atomic_store(&ch->err, LQCD_ERR_PARTNER);
     else if (r == 1 && !atomic_load(&ch->err))

@@ -81,15 +81,14 @@ void mpiw_msg_section_end(void);
 /* poll runs while this rank waits in a round's all-to-all or in
  * mpiw_gather: the face answers other ranks' messages there (NULL: none). */
 void mpiw_progress(void (*poll)(void));
-void mpiw_run_progress(void);
 /* A persistent send of one message: head_len bytes at head then
  * body_len at body, both read in place at each start; NULL on failure. */
 struct mpiw_send;
 struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag);
 int mpiw_send_start(struct mpiw_send *s);
 /* 1 when the last start completed (its bytes may change), 0 not yet, -1
- * an MPI error; with wait, waits for it. */
-int mpiw_send_test(struct mpiw_send *s, int wait);
+ * an MPI error. */
+int mpiw_send_test(struct mpiw_send *s);
 /* Frees s; 1 when its last start was still in flight: MPI may still read
  * its head and body, which must then stay. */
 int mpiw_send_free(struct mpiw_send *s);

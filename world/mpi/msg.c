@@ -4,8 +4,9 @@
  * channels, LQCD's, use them; the rounds' tags cannot meet them). It knows
  * nothing of the face: headers, bodies and tags are the caller's.
  *
- * Any thread may call; one MPI call at a time (MPI_THREAD_SERIALIZED) is
- * ensured here with a mutex. The waits (mpiw_gather, a round's exchange
+ * Any thread may call; one MPI call at a time is ensured here with a
+ * mutex (the promise of MPI_THREAD_SERIALIZED; mpi.c says why MPI runs at
+ * its single level). The waits (mpiw_gather, a round's exchange
  * of headers) run the progress hook while they wait, so that a rank whose
  * cores all wait in a barrier still answers another rank's messages. A
  * rank may wait so while another blocks in MPI: the rounds exchange their
@@ -79,7 +80,7 @@ void mpiw_progress(void (*poll)(void))
     progress = poll;
 }
 
-void mpiw_run_progress(void)
+static void run_progress(void)
 {
     void (*poll)(void) = progress;
     if (poll)
@@ -115,15 +116,13 @@ int mpiw_send_start(struct mpiw_send *s)
     return rc == MPI_SUCCESS ? 0 : -1;
 }
 
-int mpiw_send_test(struct mpiw_send *s, int wait)
+int mpiw_send_test(struct mpiw_send *s)
 {
     if (!s->active)
         return 1;
     pthread_mutex_lock(&lock);
     int done = 0;
-    int rc = wait ? M.wait(&s->req, NULL) : M.test(&s->req, &done, NULL);
-    if (wait)
-        done = 1;
+    int rc = M.test(&s->req, &done, NULL);
     if (rc == MPI_SUCCESS && done)
         s->active = 0;
     pthread_mutex_unlock(&lock);
@@ -205,7 +204,7 @@ static int wait_progressing(int n, MPI_Request *reqs)
             return -1;
         if (done)
             return 0;
-        mpiw_run_progress();
+        run_progress();
         sched_yield(); /* the other ranks may be processes waiting for this CPU */
     }
 }
