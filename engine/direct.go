@@ -197,15 +197,12 @@ func (c *Core) queueDirectMessages() {
 	step := c.Superstep()
 	for src := range c.m.cores {
 		log, n := c.m.comm.direct.Sent(src, c.pid, step)
-		for at := 0; at < n; {
-			h := (*directMessage)(unsafe.Add(log, at))
-			tag := unsafe.Add(log, at+int(DirectMessageHeader))
-			err := c.comm.queue.push(message{tag: tag, payload: unsafe.Add(tag, int(h.tagLen)), tagLen: int(h.tagLen), size: int(h.size)})
-			if err != nil {
-				c.comm.err = c.errorf("bsp_sync", "%v", err)
-				return
-			}
-			at += int(DirectMessageHeader) + (int(h.tagLen+h.size)+7)&^7
+		if n == 0 {
+			continue
+		}
+		if err := c.comm.queue.pushLog(log, n); err != nil {
+			c.comm.err = c.errorf("bsp_sync", "%v", err)
+			return
 		}
 	}
 }
