@@ -103,10 +103,8 @@ func (q *msgQueue) push(m message) error {
 // made once, then each is one store (a push per message was a fifth of a
 // 16-byte send's cost at P=2).
 func (q *msgQueue) pushLog(log unsafe.Pointer, n int) error {
-	if q.store.used+n/int(DirectMessageHeader)*messageSize > len(q.store.mem) {
-		if err := q.reserve(n / int(DirectMessageHeader)); err != nil {
-			return err
-		}
+	if err := q.reserve(n / int(DirectMessageHeader)); err != nil {
+		return err
 	}
 	st := q.state()
 	count, bytes := st.N, st.Bytes

@@ -1144,9 +1144,10 @@ int waitForMultiple(void *opaque[], int count, int milliseconds)
  * the receive ("it", "the buffer"). */
 static void send_failed(const struct lqcd_chan *s, const char *call, int err, const char *buffer)
 {
-    const char *why = s->rank >= 0 ? "an MPI call failed" : "the other side left";
-    if (err == LQCD_ERR_NO_BUFFER)
-        why = "its core left its kernel without declaring the buffer";
+    /* a local send fails only for its size; one to another rank also when
+       the receiver refused it or MPI failed */
+    const char *why = err == LQCD_ERR_NO_BUFFER ? "its core left its kernel without declaring the buffer"
+                                                : "an MPI call failed";
     if (err == LQCD_ERR_SIZE)
         seterr(err, "%s: the send to buffer %d of core %d failed: core %d declared %s with another size", call,
                s->name, s->remote, s->remote, buffer);
