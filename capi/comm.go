@@ -134,7 +134,13 @@ func goBeginDirect(pid, kind C.int, budget *C.int64_t) C.int {
 	}
 	n, ok := c.BeginDirect(engine.DirectKind(kind))
 	*budget = C.int64_t(n)
-	return boolInt(ok)
+	switch {
+	case !ok:
+		return C.DIRECT_REFUSED
+	case c.CountsDirect():
+		return C.DIRECT_COUNTED
+	}
+	return C.DIRECT_ALLOWED
 }
 
 //export goDirectExhausted
@@ -168,6 +174,29 @@ func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
 		if log.stamp == stamp && log.log.used > 0 {
 			visit(dst, unsafe.Slice((*byte)(unsafe.Pointer(log.log.buf)), int(log.log.used)))
 			unsafe.Slice(core.wire_to, n)[dst].log.used = 0
+		}
+	}
+}
+
+// Tally hands the engine what core pid counted of its direct requests in
+// this superstep, per other core (direct.c), and zeroes it.
+func (directDRMA) Tally(pid int, visit func(peer int, t engine.DirectTally)) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || pid >= n {
+		return
+	}
+	core := &unsafe.Slice(current.cores, n)[pid]
+	if core.tally == nil {
+		return
+	}
+	for peer, t := range unsafe.Slice(core.tally, n) {
+		if t != (C.struct_ebsp_tally{}) {
+			visit(peer, engine.DirectTally{
+				Puts: int(t.puts), PutBytes: int(t.put_bytes),
+				Gets: int(t.gets), GetBytes: int(t.get_bytes),
+				Sends: int(t.sends), SendBytes: int(t.send_bytes),
+			})
+			unsafe.Slice(core.tally, n)[peer] = C.struct_ebsp_tally{}
 		}
 	}
 }

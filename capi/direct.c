@@ -7,19 +7,62 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Asks the engine once per superstep and kind; remembers its answer. */
+/* Asks the engine once per superstep and kind; remembers its answer. A
+ * counted log keeps its stamp off the superstep, so the inline fast paths
+ * (direct.h) miss and every request comes here, where it is counted. */
 static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
 {
     int32_t now = superstep_stamp(self);
-    if (log->stamp == now)
+    if (log->stamp == now || log->counted == now)
         return 1;
     if (log->stamp == -now)
         return 0;
     int64_t budget = 0;
-    int ok = goBeginDirect(self->pid, kind, &budget);
-    log->stamp = ok ? now : -now;
+    int answer = goBeginDirect(self->pid, kind, &budget);
+    log->stamp = answer == DIRECT_ALLOWED ? now : answer == DIRECT_COUNTED ? 0 : -now;
+    log->counted = answer == DIRECT_COUNTED ? now : 0;
     log->budget = budget;
-    return ok;
+    return answer != DIRECT_REFUSED;
+}
+
+/* The tally of requests between this core and pid, when statistics count
+ * log's requests in this superstep (NULL also when out of memory: the
+ * request is then carried out uncounted). */
+static struct ebsp_tally *tally(struct ebsp_core *self, struct ebsp_dlog *log, int pid)
+{
+    if (log->counted != superstep_stamp(self))
+        return NULL;
+    if (!self->tally)
+        self->tally = calloc((size_t)ebsp_active_nprocs, sizeof *self->tally);
+    return self->tally ? &self->tally[pid] : NULL;
+}
+
+static void count_put(struct ebsp_core *self, struct ebsp_dlog *log, int pid, int nbytes)
+{
+    struct ebsp_tally *t = tally(self, log, pid);
+    if (t) {
+        t->puts++;
+        t->put_bytes += nbytes;
+    }
+}
+
+static void count_get(struct ebsp_core *self, int pid, int nbytes)
+{
+    struct ebsp_tally *t = tally(self, &self->gets, pid);
+    if (t) {
+        t->gets++;
+        t->get_bytes += nbytes;
+    }
+}
+
+/* A message counts its tag and its payload, as the engine's do. */
+static void count_send(struct ebsp_core *self, struct ebsp_dlog *log, int pid, int nbytes)
+{
+    struct ebsp_tally *t = tally(self, log, pid);
+    if (t) {
+        t->sends++;
+        t->send_bytes += self->tagsize + nbytes;
+    }
 }
 
 /* Room for an entry of size bytes in b, whose budget is log's, for a
@@ -51,8 +94,10 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
         return DIRECT_ELSEWHERE;
     int status;
     struct put_entry *e = entry(self, &self->puts, &self->puts.log, DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
-    if (e)
+    if (e) {
         put_entry_fill(e, remote + offset, src, nbytes);
+        count_put(self, &self->puts, pid, nbytes);
+    }
     return status;
 }
 
@@ -78,8 +123,10 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
     }
     int status;
     struct send_entry *e = entry(self, s, &d->log, DIRECT_SEND, send_entry_size((size_t)tag_len, (size_t)nbytes), &status);
-    if (e)
+    if (e) {
         send_entry_fill(e, tag_len, tag, payload, nbytes);
+        count_send(self, s, pid, nbytes);
+    }
     return status;
 }
 
@@ -92,8 +139,10 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
         return DIRECT_ELSEWHERE;
     int status;
     struct get_entry *e = entry(self, &self->gets, &self->gets.log, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
-    if (e)
+    if (e) {
         get_entry_fill(e, remote + offset, dst, nbytes);
+        count_get(self, pid, nbytes);
+    }
     return status;
 }
 
@@ -226,6 +275,7 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
         h[3] = (uint32_t)len;
         copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
         copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
+        count_send(self, &self->wire, pid, nbytes);
     }
     return status;
 }
@@ -242,8 +292,10 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         return DIRECT_ELSEWHERE;
     int status;
     uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
-    if (h)
+    if (h) {
         wire_fill(h, slot, offset, src, nbytes);
+        count_put(self, &self->wire, pid, nbytes);
+    }
     return status;
 }
 
@@ -254,8 +306,10 @@ void direct_free_all(struct ebsp_core *cores, int n)
             free(cores[i].wire_to[t].log.buf);
         free(cores[i].wire_to);
         free(cores[i].wire_bound);
+        free(cores[i].tally);
         cores[i].wire_to = NULL;
         cores[i].wire_bound = NULL;
+        cores[i].tally = NULL;
         cores[i].wire = (struct ebsp_dlog){0};
         cores[i].wire_var = NULL;
         for (int p = 0; p < 2; p++) {

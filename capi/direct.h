@@ -9,8 +9,9 @@
  * log, then to the destination: a destination may be a registered
  * variable that another core's get reads in the same sync), and nothing
  * is parsed or packed. The engine decides per superstep whether a core may
- * put or get this way (not with statistics or strict checks, see
- * engine.Core.BeginDirect) and the order of the steps (engine/superstep.go);
+ * put or get this way (not with strict checks, see engine.Core.BeginDirect;
+ * with statistics, each request is counted here) and the order of the
+ * steps (engine/superstep.go);
  * a request the cache cannot resolve takes the request log instead, where
  * the engine reports what is wrong with it.
  *
@@ -33,6 +34,11 @@ enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
 
 /* The kinds, as goBeginDirect knows them (engine.DirectKind). */
 enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2, DIRECT_WIRE = 3 };
+
+/* goBeginDirect's answers: refused; allowed; allowed, with each request
+ * counted for EBSP_STATS (the same path, so that statistics do not change
+ * what a program computes: overlapping puts end alike). */
+enum { DIRECT_REFUSED = 0, DIRECT_ALLOWED = 1, DIRECT_COUNTED = 2 };
 
 /* The engine's record of a put (engine/transport.go, drma.go: kindPut),
  * as wire_put packs it: kind, registration slot, offset, length, then
@@ -212,8 +218,9 @@ void direct_write_puts(void);
 void direct_free_all(struct ebsp_core *cores, int n);
 
 /* Go: whether core pid may make direct requests of kind (DIRECT_PUT,
- * DIRECT_GET) in this superstep, and the bytes it may log
- * (capi/comm.go); and the engine's report of a log over that. */
+ * DIRECT_GET, ...) in this superstep (DIRECT_REFUSED, _ALLOWED, _COUNTED),
+ * and the bytes it may log (capi/comm.go); and the engine's report of a
+ * log over that. */
 extern int goBeginDirect(int pid, int kind, int64_t *budget);
 extern void goDirectExhausted(int pid, int kind);
 

@@ -26,13 +26,21 @@ int bytes_reserve(struct ebsp_bytes *b, size_t size);
 /* A log of a core's direct puts or gets (direct.c): requests whose remote
  * address the shim resolved at the call, carried out by this core itself
  * in the sync. stamp is superstep+1 of the superstep the engine allowed
- * them in (0: not asked), or minus that when it refused; budget is the
- * bytes left under the engine's communication limit. malloc'ed, owned by
- * the core. */
+ * them in (0: not asked), or minus that when it refused; counted is that
+ * superstep+1 instead when the engine allowed them but statistics count
+ * each one (the inline fast paths, which do not count, then miss); budget
+ * is the bytes left under the engine's communication limit. malloc'ed,
+ * owned by the core. */
 struct ebsp_dlog {
     struct ebsp_bytes log;
     int64_t budget;
-    int32_t stamp;
+    int32_t stamp, counted;
+};
+
+/* A core's direct requests to or from one other core in this superstep,
+ * counted for EBSP_STATS (direct.c; the engine takes them at the sync). */
+struct ebsp_tally {
+    int64_t puts, put_bytes, gets, get_bytes, sends, send_bytes;
 };
 
 /* A core's message queue as the engine keeps it (engine/bsmp.go,
@@ -102,6 +110,7 @@ struct ebsp_core {
     const void *wire_var;      /* the last variable they named, its slot, and when */
     int32_t wire_slot, wire_var_stamp;
     int64_t *wire_bound;       /* [pid]: its registered bytes of that variable, -1 not asked yet */
+    struct ebsp_tally *tally;  /* [pid]: direct requests counted for EBSP_STATS, or NULL */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
     pthread_t thread;

@@ -227,7 +227,7 @@ func (c *Core) send(pid int, tag, payload unsafe.Pointer, nbytes int, checkMemor
 	copy(data, bytesAt(tag, tagLen))
 	copy(data[tagLen:], bytesAt(payload, nbytes))
 	if c.m.stats.on {
-		c.countSent(pid, len(data), true)
+		c.countSent(pid, 1, len(data), true)
 	}
 	return nil
 }
@@ -276,7 +276,7 @@ func (c *Core) receiveMessage(_ int, r record) {
 		cs.err = c.errorf("bsp_sync", "%v", err)
 	}
 	if c.m.stats.on {
-		c.countRecv(len(r.data), true)
+		c.countRecv(1, len(r.data), true)
 	}
 }
 

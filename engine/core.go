@@ -19,6 +19,7 @@ type Core struct {
 	streams   *coreStreams // stream state of this run (stream_core.go)
 
 	step       stepCounters                   // statistics of the current superstep (stats.go), when on
+	received   [2]directReceived              // [superstep%2]: direct requests into this core, counted by their senders (stats.go)
 	regsView   atomic.Pointer[[]registration] // comm.regs as other cores read it (at-once registrations)
 	waitingReg atomic.Bool                    // waiting for another core's registration (remoteReg)
 }

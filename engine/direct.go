@@ -39,6 +39,10 @@ type DirectDRMA interface {
 	// Wired visits the records core src packed for each destination in
 	// this superstep (DirectWire) and forgets them; on src's thread.
 	Wired(src int, visit func(dst int, records []byte))
+	// Tally visits what core pid's direct requests to or from each other
+	// core amount to in this superstep, counted when BeginDirect said
+	// CountsDirect, and forgets them; on pid's thread.
+	Tally(pid int, visit func(peer int, t DirectTally))
 	// Sent is where the messages core src sent to core dst in superstep
 	// step are (a sequence of directMessage headers, each followed by the
 	// tag and the payload, padded to 8), and how many bytes they take;
@@ -60,12 +64,14 @@ func (m *Machine) SetDirectDRMA(d DirectDRMA) {
 
 // BeginDirect tells whether this core's requests of kind may be direct in
 // this superstep, and how many bytes it may log. Not when the engine must
-// see each request: statistics count them, strict checks are the careful
-// mode, and a transport other than shared memory carries them (a core
-// cannot reach into another machine).
+// see each request: strict checks are the careful mode, and a transport
+// other than shared memory carries them (a core cannot reach into another
+// machine). Statistics do not change the path, lest they change what a
+// program computes (overlapping puts of different cores): the shim counts
+// each direct request instead (CountsDirect).
 func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 	mc := &c.m.comm
-	if !c.directAllowed(kind) || mc.direct == nil || c.m.stats.on || mc.checks == CheckStrict {
+	if !c.directAllowed(kind) || mc.direct == nil || mc.checks == CheckStrict {
 		return 0, false
 	}
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
@@ -80,6 +86,10 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 	}
 	return mc.limit - c.comm.outBytes, true
 }
+
+// CountsDirect tells whether the shim must count each direct request
+// (DirectDRMA.Tally): statistics are on.
+func (c *Core) CountsDirect() bool { return c.m.stats.on }
 
 // LocalMemory is implemented by a transport whose cores in this process
 // share its memory (an MPI world's rank): a core may put to, get from and

@@ -22,6 +22,7 @@ type fakeDirect struct {
 	writes      map[int]int // WritePuts calls that wrote something, by pid
 	overwritten []int64     // the distinct values the puts overwrote
 	sent        map[[3]int][]byte
+	tally       map[[2]int]DirectTally // [pid, peer]: counted requests (statistics on)
 }
 
 type fakePut struct {
@@ -35,7 +36,8 @@ type fakeGet struct {
 }
 
 func newFakeDirect(m *Machine) *fakeDirect {
-	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}, sent: map[[3]int][]byte{}}
+	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}, sent: map[[3]int][]byte{},
+		tally: map[[2]int]DirectTally{}}
 	m.SetDirectDRMA(f)
 	return f
 }
@@ -80,6 +82,37 @@ func (f *fakeDirect) WriteGets(pid int) {
 }
 
 func (f *fakeDirect) Wired(int, func(int, []byte)) {}
+
+// count counts a request of k's to or from peer as capi/direct.c does,
+// when the engine says so.
+func (f *fakeDirect) count(k kcore, peer int, add func(*DirectTally)) {
+	if !k.CountsDirect() {
+		return
+	}
+	f.mu.Lock()
+	t := f.tally[[2]int{k.Pid(), peer}]
+	add(&t)
+	f.tally[[2]int{k.Pid(), peer}] = t
+	f.mu.Unlock()
+}
+
+func (f *fakeDirect) Tally(pid int, visit func(int, DirectTally)) {
+	f.mu.Lock()
+	var peers []int
+	for key := range f.tally {
+		if key[0] == pid {
+			peers = append(peers, key[1])
+		}
+	}
+	f.mu.Unlock()
+	for _, peer := range peers {
+		f.mu.Lock()
+		t := f.tally[[2]int{pid, peer}]
+		delete(f.tally, [2]int{pid, peer})
+		f.mu.Unlock()
+		visit(peer, t)
+	}
+}
 
 func (f *fakeDirect) WritePuts(pid int) {
 	puts, _ := f.logged(pid)
@@ -209,7 +242,6 @@ func TestDirectPutsRefused(t *testing.T) {
 		setup func(m *Machine)
 	}{
 		{"strict checks", func(m *Machine) { m.CommConfig(CheckStrict, 0) }},
-		{"statistics", func(m *Machine) { m.SetStats(true) }},
 		{"another transport", func(m *Machine) { m.UseTransport(NewCopyingTransport) }},
 		{"no shim", func(m *Machine) { m.SetDirectDRMA(nil) }},
 	} {
@@ -226,6 +258,48 @@ func TestDirectPutsRefused(t *testing.T) {
 			assert.Equal(t, []bool{false, false}, allowed)
 		})
 	}
+}
+
+// Statistics do not change the path of a request (lest they change what
+// overlapping puts leave): direct requests are counted by the shim, and
+// the figures are those of the engine's path (TestStatsCountEverySuperstep):
+// what a core put or sent into another of this process is counted there.
+func TestStatsCountDirectRequests(t *testing.T) {
+	m := directMachine(t, 3)
+	f := newFakeDirect(m)
+	m.SetStats(true)
+	mem := perCore(3)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		k.must(k.PushReg(ptr(&me.x), 8))
+		k.Sync()
+		if k.Pid() == 0 { // two 8-byte puts, one into each of the others
+			for _, to := range []int{1, 2} {
+				f.put(k, &mem[to].x, 7)
+				f.count(k, to, func(t *DirectTally) { t.Puts++; t.PutBytes += 8 })
+			}
+		}
+		f.send(k, 0, nil, []byte{1, 2, 3, 4, 5, 6, 7, 8}) // every core sends core 0 one 8-byte message
+		f.count(k, 0, func(t *DirectTally) { t.Sends++; t.SendBytes += 8 })
+		k.Sync()
+		var v int64
+		from := (k.Pid() + 1) % 3
+		f.get(k, &mem[from].x, &v)
+		f.count(k, from, func(t *DirectTally) { t.Gets++; t.GetBytes += 8 })
+		k.Sync()
+	}))
+	sum := m.Summary()
+	require.Len(t, sum.Steps, 4, "three syncs and the final superstep")
+	s1 := sum.Steps[1]
+	assert.Equal(t, 16+8, s1.SentMax, "core 0: two puts and a message")
+	assert.Equal(t, 16+3*8, s1.SentTotal)
+	assert.Equal(t, 3*8, s1.RecvMax, "core 0 receives the three messages")
+	assert.Equal(t, 16+3*8, s1.RecvTotal)
+	assert.Equal(t, 3, s1.Msgs)
+	assert.Equal(t, 8, sum.Steps[2].RecvMax)
+	assert.Equal(t, 24, sum.Steps[2].RecvTotal)
+	assert.Zero(t, sum.Steps[0].SentTotal)
+	assert.Equal(t, int64(7), mem[1].x)
 }
 
 // Two cores swap their registered words with direct gets into the words

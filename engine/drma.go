@@ -202,7 +202,7 @@ func (c *Core) put(call string, pid int, src, dst unsafe.Pointer, offset, nbytes
 	}
 	copy(data, bytesAt(src, nbytes))
 	if c.m.stats.on {
-		c.countSent(pid, nbytes, false)
+		c.countSent(pid, 1, nbytes, false)
 	}
 	return nil
 }
@@ -252,7 +252,7 @@ func (c *Core) applyPut(src int, r record) {
 	}
 	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
 	if c.m.stats.on {
-		c.countRecv(len(r.data), false)
+		c.countRecv(1, len(r.data), false)
 	}
 }
 
@@ -340,7 +340,7 @@ func (c *Core) get(call string, pid int, src unsafe.Pointer, offset int, dst uns
 	}
 	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
 	if c.m.stats.on {
-		c.countGot(pid, nbytes)
+		c.countGot(pid, 1, nbytes)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"libebsp/emesh"
@@ -68,45 +69,110 @@ func (m *Machine) startStats() {
 	}
 	m.stats.start = time.Now()
 	m.stats.cores = make([][]coreStep, len(m.cores))
+	for _, c := range m.cores {
+		for i := range c.received {
+			c.received[i].take() // sent to it in the last superstep of a run before, never delivered
+		}
+	}
 }
 
 // The count functions are called on the hot paths only when stats are on.
 
-// countSent counts a bsp_put (msg false) or bsp_send of nbytes to core dst.
-func (c *Core) countSent(dst, nbytes int, msg bool) {
+// countSent counts n bsp_puts (msg false) or bsp_sends of nbytes in all
+// to core dst.
+func (c *Core) countSent(dst, n, nbytes int, msg bool) {
 	c.step.sent += nbytes
 	t := &c.step.traffic
 	// Both take EBSP's one payload mutex, which lives on core 0.
-	toMutex := c.m.mesh.Hops(c.pid, 0)
+	toMutex := n * c.m.mesh.Hops(c.pid, 0)
 	if msg {
-		c.step.msgs++
-		t.Sends++
+		c.step.msgs += n
+		t.Sends += n
 		t.SendBytes += nbytes
 		t.SendHops += toMutex
 		return
 	}
-	t.Puts++
+	t.Puts += n
 	t.PutBytes += nbytes
-	t.PutHops += c.m.mesh.Hops(c.pid, dst)
+	t.PutHops += n * c.m.mesh.Hops(c.pid, dst)
 	t.PutMutexHops += toMutex
 }
 
-// countRecv counts bytes put or (msg) sent into this core, in the sync.
-func (c *Core) countRecv(nbytes int, msg bool) {
+// countRecv counts n puts or (msg) messages of nbytes in all into this
+// core, in the sync.
+func (c *Core) countRecv(n, nbytes int, msg bool) {
 	c.step.recv += nbytes
 	if msg {
-		c.step.traffic.Recvs++
+		c.step.traffic.Recvs += n
 		c.step.traffic.RecvBytes += nbytes
 	}
 }
 
-// countGot counts a bsp_get of nbytes from core src.
-func (c *Core) countGot(src, nbytes int) {
+// countGot counts n bsp_gets of nbytes in all from core src.
+func (c *Core) countGot(src, n, nbytes int) {
 	c.step.recv += nbytes
 	t := &c.step.traffic
-	t.Gets++
+	t.Gets += n
 	t.GetBytes += nbytes
-	t.GetHops += c.m.mesh.Hops(c.pid, src)
+	t.GetHops += n * c.m.mesh.Hops(c.pid, src)
+}
+
+// DirectTally is what a core's direct requests (direct.go) to or from one
+// other core in a superstep amount to; the shim counts them when
+// statistics are on (DirectDRMA.Tally).
+type DirectTally struct {
+	Puts, PutBytes, Gets, GetBytes, Sends, SendBytes int
+}
+
+// directReceived is what cores of this process put and sent into a core
+// by direct requests in a superstep: their senders count them, the core
+// takes them into its own statistics when it leaves that sync.
+type directReceived struct {
+	putBytes, msgs, msgBytes atomic.Int64
+}
+
+func (r *directReceived) take() (putBytes, msgs, msgBytes int) {
+	return int(r.putBytes.Swap(0)), int(r.msgs.Swap(0)), int(r.msgBytes.Swap(0))
+}
+
+// countDirect counts this core's direct requests of the superstep, at its
+// sync: its own now, what it put and sent into other cores of this
+// process into their received counts (which they take when they leave the
+// sync: after this core arrived). A request to another process is counted
+// by its receiver, which applies it as any other.
+func (c *Core) countDirect() {
+	d := c.m.comm.direct
+	if d == nil {
+		return
+	}
+	parity := c.Superstep() % 2
+	d.Tally(c.pid, func(peer int, t DirectTally) {
+		if t.Puts > 0 {
+			c.countSent(peer, t.Puts, t.PutBytes, false)
+		}
+		if t.Sends > 0 {
+			c.countSent(peer, t.Sends, t.SendBytes, true)
+		}
+		if t.Gets > 0 {
+			c.countGot(peer, t.Gets, t.GetBytes)
+		}
+		if c.local(peer) && t.Puts+t.Sends > 0 {
+			in := &c.m.cores[peer].received[parity]
+			in.putBytes.Add(int64(t.PutBytes))
+			in.msgs.Add(int64(t.Sends))
+			in.msgBytes.Add(int64(t.SendBytes))
+		}
+	})
+}
+
+// countReceived takes what cores of this process put and sent into this
+// core by direct requests in the superstep whose sync it just completed.
+// The parity keeps them apart from the next superstep's, which a fast
+// sender may count before this core leaves.
+func (c *Core) countReceived() {
+	putBytes, msgs, msgBytes := c.received[(c.Superstep()-1)%2].take()
+	c.countRecv(0, putBytes, false)
+	c.countRecv(msgs, msgBytes, true)
 }
 
 // statsBegin marks the start of the core's first superstep (bsp_begin),
@@ -130,6 +196,7 @@ func (c *Core) notCompute(from int64) {
 
 // stepArrived and stepLeft bracket a core's bsp_sync (or its bsp_end).
 func (c *Core) stepArrived() {
+	c.countDirect()
 	st := &c.m.stats
 	cpu := max(emesh.ThreadCPU()-c.step.cpuMark-c.step.cpuNot, 0)
 	st.cores[c.pid] = append(st.cores[c.pid], coreStep{arrive: time.Since(st.start), cpu: cpu})

@@ -100,6 +100,7 @@ func (c *Core) SyncStep(step int) int {
 	}
 	next := c.syncStep(step)
 	if next == 0 && c.comm.err == nil {
+		c.countReceived()
 		c.stepLeft()
 	}
 	return next
