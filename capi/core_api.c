@@ -82,8 +82,9 @@ static int step_barrier(int step)
 
 /*
  * bsp_sync runs the engine's steps (goSyncStep) with a barrier between
- * them; the loop is engine.Core.Sync's, here in C because a core must not
- * wait at a barrier with a Go frame on its stack (coroutine cores).
+ * them; the one loop of the sync, in C because a core must not wait at a
+ * barrier with a Go frame on its stack (coroutine cores; the engine's tests
+ * drive the same steps from Go, engine/driver_test.go).
  * Fast path: a core whose next sync needs nothing of the engine (its
  * sync_pending mirror is clear) only waits at the barrier, and when the
  * engine's flags then say that nobody communicated, the sync is over with

@@ -142,52 +142,10 @@ func (q *msgQueue) peek() (message, bool) {
 	return *q.at(st.Head), true
 }
 
-func (q *msgQueue) pop() {
-	st := q.state()
-	st.Bytes -= int64(q.at(st.Head).size)
-	st.Head++
-}
-
 // size is (packets, accumulated payload bytes) still queued.
 func (q *msgQueue) size() (int, int) {
 	st := q.state()
 	return int(st.N - st.Head), int(st.Bytes)
-}
-
-// getTag copies the next message's tag (at most room bytes) to dst; it
-// returns the payload size, or -1 when the queue is empty.
-func (q *msgQueue) getTag(dst unsafe.Pointer, room int) int {
-	m, ok := q.peek()
-	if !ok {
-		return -1
-	}
-	if dst != nil {
-		n := min(m.tagLen, room)
-		copy(bytesAt(dst, n), bytesAt(m.tag, n))
-	}
-	return m.size
-}
-
-// move pops the next message, copying at most room payload bytes to dst.
-func (q *msgQueue) move(dst unsafe.Pointer, room int) {
-	m, ok := q.peek()
-	if !ok {
-		return
-	}
-	q.pop()
-	if n := min(m.size, max(room, 0)); n > 0 && dst != nil {
-		copy(bytesAt(dst, n), bytesAt(m.payload, n))
-	}
-}
-
-// hpmove pops the next message and returns pointers to it, or size -1.
-func (q *msgQueue) hpmove() (tag, payload unsafe.Pointer, size int) {
-	m, ok := q.peek()
-	if !ok {
-		return nil, nil, -1
-	}
-	q.pop()
-	return m.tag, m.payload, m.size
 }
 
 // SetTagsize is bsp_set_tagsize: size applies from the next superstep; it
@@ -303,21 +261,3 @@ func (c *Core) checkMessage(call string, tag, payload unsafe.Pointer, nbytes int
 	}
 	return c.checkBuffer(call, "the payload", payload, nbytes, false)
 }
-
-// QSize is bsp_qsize.
-func (c *Core) QSize() (packets, bytes int) { return c.comm.queue.size() }
-
-// GetTag is bsp_get_tag: it returns the next message's payload size or -1.
-// At most the current tag size is copied (a message sent before a tag size
-// change carries its old, possibly longer, tag). The BSPlib face copies
-// the whole tag: BSPlib's messages keep the tag size they were sent with
-// (standardTagRoom).
-func (c *Core) GetTag(tag unsafe.Pointer) int {
-	return c.comm.queue.getTag(tag, c.standardTagRoom(c.comm.tagsize))
-}
-
-// Move is bsp_move: the payload is cut short to room bytes.
-func (c *Core) Move(payload unsafe.Pointer, room int) { c.comm.queue.move(payload, room) }
-
-// HPMove is bsp_hpmove.
-func (c *Core) HPMove() (tag, payload unsafe.Pointer, size int) { return c.comm.queue.hpmove() }

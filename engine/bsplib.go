@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 
 	"libebsp/emesh"
 )
@@ -118,15 +117,4 @@ func (c *Core) EndStandard() (bool, *Error) {
 // engine's own.
 func (c *Core) Misuse(call, what string) *Error {
 	return c.errorf(call, "%s", what)
-}
-
-// standardTagRoom is how many tag bytes bsp_get_tag copies: the tag size in
-// force for the EBSP face; the message's own tag for the BSPlib face,
-// whose messages keep the tag size of the superstep that sent them (a
-// change made in that superstep applies to messages sent after the sync).
-func (c *Core) standardTagRoom(inForce int) int {
-	if c.m.Standard {
-		return math.MaxInt
-	}
-	return inForce
 }

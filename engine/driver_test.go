@@ -81,13 +81,44 @@ type kcore struct {
 
 // Sync is bsp_sync as capi runs it; false when the run was stopped.
 func (k kcore) Sync() bool {
-	if k.Core.Sync(k.run.barrier) {
+	if syncLoop(k.Core, k.run.barrier) {
 		return true
 	}
 	if err := k.TakeError(); err != nil {
 		k.run.fail(err)
 	}
 	return false
+}
+
+// syncLoop is bsp_sync's loop of capi/core_api.c, fast path included: a
+// core whose pending mirror is clear (no request, no queued message:
+// nothing for the engine) only waits at the barrier; if then the flags say
+// that nobody communicated, the sync is over, after the steps of the
+// direct requests if some core made any. False when the run was stopped
+// (by a misuse: TakeError, or elsewhere).
+func syncLoop(c *Core, b *stopBarrier) bool {
+	engine := c.pending == nil || c.pending.Load() != 0
+	step := 1
+	if engine {
+		step = c.SyncStep(0)
+	}
+	if step == 0 || !b.Wait() {
+		return false
+	}
+	if !engine && !c.flagged(c.m.comm.flags) {
+		for step = c.syncDirectOnly(); step > 0; step = c.syncStep(step) {
+			if !b.Wait() {
+				return false
+			}
+		}
+		return true
+	}
+	for step = c.SyncStep(step); step > 0; step = c.SyncStep(step) {
+		if !b.Wait() {
+			return false
+		}
+	}
+	return c.comm.err == nil
 }
 
 func (k kcore) barrier() bool { return k.run.barrier.Wait() }

@@ -6,8 +6,9 @@ import "sync/atomic"
 // (drma.go, bsmp.go: registration lookup, bounds) and packed at once into
 // the transport's blocks (transport.go); bsp_sync delivers them. The engine
 // owns the steps below; the caller runs them with a barrier of all cores
-// between two steps (Core.Sync in Go; capi/core_api.c's bsp_sync in C, which
-// must not hold a Go frame across a barrier, see docs/design.md):
+// between two steps (capi/core_api.c's bsp_sync, in C because a core must
+// not hold a Go frame across a barrier, see docs/design.md; the engine's
+// tests drive the same loop from Go, driver_test.go):
 //
 //	0  finish the superstep's requests: check them, post the lanes
 //	   -- barrier --
@@ -49,43 +50,6 @@ const (
 // superstep s+1 writes the other entry). They may live in C memory, where
 // the C shim's bsp_sync reads them to skip the engine in an empty sync.
 type syncFlags = [2]atomic.Int32
-
-// Barrier is the barrier of all cores that separates two steps of a sync;
-// Wait returns false when the run is being stopped.
-type Barrier interface{ Wait() bool }
-
-// Sync is bsp_sync with the steps' barriers in b, for cores driven from Go:
-// the loop that the C shim runs itself (capi/core_api.c), fast path
-// included. A core whose pending mirror is clear (no request, no queued
-// message: nothing for the engine) only waits at the barrier; if then the
-// flags say that nobody communicated, the sync is over, after the steps of
-// the direct requests if some core made any. It returns false
-// when the run was stopped (by a misuse: TakeError, or elsewhere).
-func (c *Core) Sync(b Barrier) bool {
-	engine := c.pending == nil || c.pending.Load() != 0
-	step := 1
-	if engine {
-		step = c.SyncStep(0)
-	}
-	if step == 0 || !b.Wait() {
-		return false
-	}
-	if !engine && !c.flagged(c.m.comm.flags) {
-		// the shim's fast path does these steps itself, in C
-		for step = c.syncDirectOnly(); step > 0; step = c.syncStep(step) {
-			if !b.Wait() {
-				return false
-			}
-		}
-		return true
-	}
-	for step = c.SyncStep(step); step > 0; step = c.SyncStep(step) {
-		if !b.Wait() {
-			return false
-		}
-	}
-	return c.comm.err == nil
-}
 
 // SyncStep runs step of bsp_sync on this core. It returns the next step:
 // the caller waits at a barrier of all cores and calls SyncStep with it, or
