@@ -142,6 +142,48 @@ func (q *msgQueue) peek() (message, bool) {
 	return *q.at(st.Head), true
 }
 
+func (q *msgQueue) pop() {
+	st := q.state()
+	st.Bytes -= int64(q.at(st.Head).size)
+	st.Head++
+}
+
+// getTag copies the next message's tag (at most room bytes) to dst; it
+// returns the payload size, or -1 when the queue is empty.
+func (q *msgQueue) getTag(dst unsafe.Pointer, room int) int {
+	m, ok := q.peek()
+	if !ok {
+		return -1
+	}
+	if dst != nil {
+		n := min(m.tagLen, room)
+		copy(bytesAt(dst, n), bytesAt(m.tag, n))
+	}
+	return m.size
+}
+
+// move pops the next message, copying at most room payload bytes to dst.
+func (q *msgQueue) move(dst unsafe.Pointer, room int) {
+	m, ok := q.peek()
+	if !ok {
+		return
+	}
+	q.pop()
+	if n := min(m.size, max(room, 0)); n > 0 && dst != nil {
+		copy(bytesAt(dst, n), bytesAt(m.payload, n))
+	}
+}
+
+// hpmove pops the next message and returns pointers to it, or size -1.
+func (q *msgQueue) hpmove() (tag, payload unsafe.Pointer, size int) {
+	m, ok := q.peek()
+	if !ok {
+		return nil, nil, -1
+	}
+	q.pop()
+	return m.tag, m.payload, m.size
+}
+
 // size is (packets, accumulated payload bytes) still queued.
 func (q *msgQueue) size() (int, int) {
 	st := q.state()

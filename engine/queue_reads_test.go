@@ -5,53 +5,11 @@ import (
 	"unsafe"
 )
 
-// The queue reads of bsp_qsize, bsp_get_tag, bsp_move and bsp_hpmove for
-// the engine's tests: the library answers them in C, reading the queue
-// where the engine keeps it (capi/comm_api.c, struct ebsp_msgq); these
-// read it the same way, so that the tests and the fuzzer can check what
-// the engine queued.
-
-func (q *msgQueue) pop() {
-	st := q.state()
-	st.Bytes -= int64(q.at(st.Head).size)
-	st.Head++
-}
-
-// getTag copies the next message's tag (at most room bytes) to dst; it
-// returns the payload size, or -1 when the queue is empty.
-func (q *msgQueue) getTag(dst unsafe.Pointer, room int) int {
-	m, ok := q.peek()
-	if !ok {
-		return -1
-	}
-	if dst != nil {
-		n := min(m.tagLen, room)
-		copy(bytesAt(dst, n), bytesAt(m.tag, n))
-	}
-	return m.size
-}
-
-// move pops the next message, copying at most room payload bytes to dst.
-func (q *msgQueue) move(dst unsafe.Pointer, room int) {
-	m, ok := q.peek()
-	if !ok {
-		return
-	}
-	q.pop()
-	if n := min(m.size, max(room, 0)); n > 0 && dst != nil {
-		copy(bytesAt(dst, n), bytesAt(m.payload, n))
-	}
-}
-
-// hpmove pops the next message and returns pointers to it, or size -1.
-func (q *msgQueue) hpmove() (tag, payload unsafe.Pointer, size int) {
-	m, ok := q.peek()
-	if !ok {
-		return nil, nil, -1
-	}
-	q.pop()
-	return m.tag, m.payload, m.size
-}
+// bsp_qsize, bsp_get_tag, bsp_move and bsp_hpmove for the engine's tests:
+// the library answers them in C, reading the queue where the engine keeps
+// it (capi/comm_api.c, struct ebsp_msgq); these read it with the host
+// queue's reads (hostq.go), so that the tests and the fuzzer can check
+// what the engine queued.
 
 // QSize is bsp_qsize.
 func (c *Core) QSize() (packets, bytes int) { return c.comm.queue.size() }
