@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"libebsp/engine"
@@ -153,14 +154,53 @@ func goReportStall(kind C.int) {
 	case C.STALL_NO_END:
 		header = engine.NoEndHeader
 	}
-	lines := machine.StallReportOf(header, func(pid int) (engine.Where, int) {
+	place := func(pid int) (engine.Where, int) {
 		c := machine.Core(pid)
 		if !c.Local() {
 			return engine.WhereElsewhere, c.ReportStep()
 		}
 		return engine.Where(C.sched_where(C.int(pid))), c.Superstep()
-	})
-	reportStall(lines, reason)
+	}
+	if kind == C.STALL_TIMEOUT && mpiSection != nil {
+		place = jobPlaces(place)
+	}
+	reportStall(machine.StallReportOf(header, place), reason)
+}
+
+// Each rank's watchdog fires when the job's cores make no progress: the
+// other ranks send rank 0 where their cores are, so that it reports once
+// for the job, as one process would; it waits placesWait for them. They
+// wait reportGrace for it to end the job, then report alone (rank 0 may
+// be stuck itself).
+const (
+	placesWait  = 2 * time.Second
+	reportGrace = 10 * time.Second
+)
+
+// jobPlaces is where the cores of the job are, on rank 0: those of other
+// ranks as they sent them (else "on other MPI ranks"). On the other
+// ranks it sends theirs and waits for rank 0's report.
+func jobPlaces(local func(pid int) (engine.Where, int)) func(pid int) (engine.Where, int) {
+	first, n := mpiSection.LocalRange()
+	if mpiProc.Rank != 0 {
+		places := make([]int32, 0, 2*n)
+		for pid := first; pid < first+n; pid++ {
+			w, step := local(pid)
+			places = append(places, int32(w), int32(step))
+		}
+		if mpiProc.SendPlaces(places) == nil {
+			time.Sleep(reportGrace)
+		}
+		return local
+	}
+	sent := mpiProc.ReceivePlaces(placesWait)
+	return func(pid int) (engine.Where, int) {
+		r := pid / mpiProc.PerRank
+		if i := 2 * (pid - r*mpiProc.PerRank); r != mpiProc.Rank && i+1 < len(sent[r]) {
+			return engine.Where(sent[r][i]), int(sent[r][i+1])
+		}
+		return local(pid)
+	}
 }
 
 // reportStall prints a stall report (its header first) and records it as

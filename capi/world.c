@@ -18,7 +18,7 @@ static int world_round(int kind)
     int r = mpiw_round(kind, self ? self->superstep : 0);
     if (r == MPIW_DIVERGED)
         goWorldDiverged();
-    else if (r != 0)
+    else if (r != 0 && r != MPIW_STOPPED)
         goWorldFailed(r == MPIW_UNPACKED);
     return r == 0 ? 0 : -1;
 }
@@ -34,5 +34,6 @@ static void world_exit(void)
 __attribute__((constructor)) static void world_register(void)
 {
     sched_add_hooks(&world_hooks);
+    mpiw_stop_check(sched_stopped);
     atexit(world_exit);
 }

@@ -207,7 +207,8 @@ func TestBSPlibUnderMPI(t *testing.T) {
 }
 
 // stopSource stops a run from the last pid (on the last rank) in superstep
-// 1: with bsp_abort (argument "abort") or a segmentation fault ("crash").
+// 1: with bsp_abort (argument "abort"), a segmentation fault ("crash"), or
+// by computing for ever ("stall", which the watchdog ends).
 const stopSource = `#include <bsp.h>
 #include <stdio.h>
 #include <string.h>
@@ -221,6 +222,9 @@ static void spmd(void)
     if (bsp_pid() == bsp_nprocs() - 1) {
         if (strcmp(how, "abort") == 0)
             bsp_abort("pid %u gives up\n", (unsigned)bsp_pid());
+        else if (strcmp(how, "stall") == 0)
+            for (volatile unsigned i = 0;; i++)
+                ;
         else
             *(volatile int *)8 = 1;
     }
@@ -289,6 +293,24 @@ func TestMPICrash(t *testing.T) {
 	}
 }
 
+// A core of the last rank that computes for ever: the watchdog
+// (EBSP_TIMEOUT) of the ranks waiting for it reports once, and the job
+// ends with a non-zero exit.
+func TestMPIWatchdog(t *testing.T) {
+	needMPI(t)
+	bin := buildStop(t)
+	for _, l := range mpiStopLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, []string{"EBSP_TIMEOUT=2"}, bin, "stall"), nil)
+			report := "ebsp: BSP ERROR: no progress for 2 s (EBSP_TIMEOUT): the run is stopped"
+			if code == 0 || strings.Count(stdout+stderr, report) != 1 || strings.Contains(stdout, "not reached") {
+				t.Errorf("exit status %d (want non-zero), the watchdog's report %d times (want once)\nstdout:\n%s\nstderr:\n%s",
+					code, strings.Count(stdout+stderr, report), stdout, stderr)
+			}
+		})
+	}
+}
+
 // bsprun -n P --ranks R: R ranks of P/R cores (tools/bsprun.in as it is in
 // the tree; it has nothing for make to fill in).
 func TestMPIBsprun(t *testing.T) {
@@ -318,6 +340,38 @@ func TestMPIBsprun(t *testing.T) {
 	if want := "bsprun: 6 cores do not divide into 4 ranks (P must be a multiple of R)"; code != 2 || stdout != "" ||
 		strings.TrimSpace(stderr) != want {
 		t.Errorf("bsprun -n 6 --ranks 4: exit status %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+	}
+}
+
+// What bsprun asks of mpirun (a stand-in that prints its arguments):
+// the hostfile, and keepalive settings that end a job whose machine is cut
+// off within seconds (TestMPIAcrossHosts), unless the user set Open MPI's.
+func TestBsprunMpirunArgs(t *testing.T) {
+	root := repoRoot(t)
+	bsprun := filepath.Join(root, "tools", "bsprun.in")
+	fake := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fake, "mpirun"), []byte("#!/bin/sh\necho \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := "PATH=" + fake + ":" + os.Getenv("PATH")
+	args := func(env ...string) string {
+		cmd := exec.Command("sh", bsprun, "-n", "4", "--ranks", "2", "--hostfile", "hosts", "./prog", "x")
+		cmd.Env = append(append(os.Environ(), path), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bsprun: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	keep := "--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3"
+	got := args()
+	for _, want := range []string{keep, "--hostfile hosts", "-n 2 -x EBSP_RANK_CORES -x EBSP_MESH", "./prog x\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("mpirun %s: no %q", got, want)
+		}
+	}
+	if got := args("OMPI_MCA_oob_tcp_keepalive_time=60"); strings.Contains(got, "keepalive") {
+		t.Errorf("with OMPI_MCA_oob_tcp_keepalive_time set: mpirun %s", got)
 	}
 }
 

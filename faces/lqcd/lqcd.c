@@ -110,7 +110,7 @@ struct lqcd_chan {
 
 /* What goes between ranks: a send's bytes after a DATA head; a REFUSED
  * head back when they cannot be taken (err: why). */
-enum { WIRE_DATA = 1, WIRE_REFUSED, WIRE_TAG = 1 };
+enum { WIRE_DATA = 1, WIRE_REFUSED, WIRE_TAG = MPIW_TAG_LQCD };
 struct wire_head {
     int32_t kind, src, dst, name, nbytes, id, err, pad;
 };

@@ -438,8 +438,9 @@ int mpiw_round(int kind, int step)
             return MPIW_UNPACKED;
     }
     make_headers(kind, step);
-    if (exchange_headers() != 0)
-        return MPIW_FAILED;
+    int rc = exchange_headers();
+    if (rc != 0)
+        return rc == MPIW_WAIT_STOPPED ? MPIW_STOPPED : MPIW_FAILED;
     X.sent_msgs += X.ranks - 1;
     for (int r = 0; r < X.ranks; r++)
         if (r != X.me)

@@ -38,8 +38,9 @@ extern int mpiw_posted;
 char *mpiw_send_buffer(int r, int64_t n);
 /* A round whose cores wait in a barrier of kind, in superstep step: 0; MPIW_FAILED (an MPI
  * call failed), MPIW_DIVERGED (ranks wait in different kinds: mpiw_kind),
- * MPIW_UNPACKED (the Go side failed; it said why). */
-enum { MPIW_FAILED = -1, MPIW_DIVERGED = -2, MPIW_UNPACKED = -3 };
+ * MPIW_UNPACKED (the Go side failed; it said why), MPIW_STOPPED (the run
+ * was stopped while it waited for the other ranks: mpiw_stop_check). */
+enum { MPIW_FAILED = -1, MPIW_DIVERGED = -2, MPIW_UNPACKED = -3, MPIW_STOPPED = -4 };
 int mpiw_round(int kind, int step);
 /* The messages and bytes this rank sent in the section's rounds so far:
  * headers and blocks. */
@@ -72,8 +73,11 @@ int mpiw_finalize(void);
 /* ---- messages outside the rounds (msg.c): a face's own channels ----
  *
  * Point-to-point messages and gathers between the ranks of the running
- * section, on a communicator of their own; the tags are the caller's.
- * Any thread may call. */
+ * section, on a communicator of their own; the tags are the caller's, one
+ * per user: */
+enum { MPIW_TAG_LQCD = 1, /* faces/lqcd's channels */
+       MPIW_TAG_PLACES = 2 /* where the cores are, for a stall report (world.go) */ };
+/* Any thread may call. */
 
 /* Made by mpiw_section, ended by mpiw_section_end. */
 int mpiw_msg_section(void);
@@ -81,6 +85,10 @@ void mpiw_msg_section_end(void);
 /* poll runs while this rank waits in a round's all-to-all or in
  * mpiw_gather: the face answers other ranks' messages there (NULL: none). */
 void mpiw_progress(void (*poll)(void));
+/* Those waits end, returning MPIW_WAIT_STOPPED, once is_stopped says so
+ * (the run was stopped here: a watchdog, a misuse). */
+enum { MPIW_WAIT_STOPPED = -2 };
+void mpiw_stop_check(int (*is_stopped)(void));
 /* A persistent send of one message: head_len bytes at head then
  * body_len at body, both read in place at each start; NULL on failure. */
 struct mpiw_send;

@@ -24,6 +24,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Comm comm;          /* the section's, duplicated */
 static void (*progress)(void); /* mpiw_progress */
+static int (*stopped)(void);   /* mpiw_stop_check */
 
 /* small sends in flight: their bytes stay here until they complete */
 struct small {
@@ -78,6 +79,11 @@ void mpiw_msg_section_end(void)
 void mpiw_progress(void (*poll)(void))
 {
     progress = poll;
+}
+
+void mpiw_stop_check(int (*is_stopped)(void))
+{
+    stopped = is_stopped;
 }
 
 static void run_progress(void)
@@ -191,11 +197,17 @@ void *mpiw_receive(int tag, int *rank, int *len)
     return buf;
 }
 
+/* Polls before a wait with no progress hook gives up the CPU: an empty
+ * round's headers come back within microseconds. */
+enum { SPIN_POLLS = 256 };
+
 /* Waits for the n requests, running the progress hook meanwhile (lock
- * not held while it runs). */
+ * not held while it runs); MPIW_WAIT_STOPPED once the run is stopped (a
+ * rank whose partner computes for ever must leave when its watchdog
+ * stops the run). */
 static int wait_progressing(int n, MPI_Request *reqs)
 {
-    for (;;) {
+    for (unsigned polls = 0;; polls++) {
         int done = 0;
         pthread_mutex_lock(&lock);
         int rc = M.testall(n, reqs, &done, NULL);
@@ -204,8 +216,11 @@ static int wait_progressing(int n, MPI_Request *reqs)
             return -1;
         if (done)
             return 0;
+        if (stopped && stopped())
+            return MPIW_WAIT_STOPPED;
         run_progress();
-        sched_yield(); /* the other ranks may be processes waiting for this CPU */
+        if (progress || polls >= SPIN_POLLS)
+            sched_yield(); /* the other ranks may be processes waiting for this CPU */
     }
 }
 
@@ -222,7 +237,5 @@ int mpiw_gather(const void *send, int len, void *recv, const int *lens, const in
 
 int mpiw_complete(int n, MPI_Request *reqs)
 {
-    if (!progress)
-        return M.waitall(n, reqs, NULL) == MPI_SUCCESS ? 0 : -1;
     return wait_progressing(n, reqs);
 }

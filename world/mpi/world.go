@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"libebsp/engine"
@@ -87,6 +88,43 @@ func (p *Process) Local(nprocs int) (first, count int) {
 
 // Abort ends every rank of the job with code.
 func (p *Process) Abort(code int) { C.mpiw_abort(C.int(code)) }
+
+// SendPlaces sends rank 0 a word pair per core of this rank (for a stall
+// report: where each core waits, and its superstep).
+func (p *Process) SendPlaces(places []int32) error {
+	n := 4 * len(places)
+	buf := C.malloc(C.size_t(max(n, 1)))
+	defer C.free(buf)
+	for i, v := range places {
+		binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(buf), n)[4*i:], uint32(v))
+	}
+	if C.mpiw_send_small(buf, C.int(n), 0, C.MPIW_TAG_PLACES) != 0 {
+		return errors.New("MPI_Isend failed")
+	}
+	return nil
+}
+
+// ReceivePlaces collects on rank 0 what SendPlaces of the other ranks
+// sent, by rank, until every other rank's arrived or the wait is over.
+func (p *Process) ReceivePlaces(wait time.Duration) map[int][]int32 {
+	got := map[int][]int32{}
+	for end := time.Now().Add(wait); len(got) < p.Ranks-1 && time.Now().Before(end); {
+		var rank, n C.int
+		buf := C.mpiw_receive(C.MPIW_TAG_PLACES, &rank, &n)
+		if buf == nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		b := C.GoBytes(buf, n)
+		C.free(buf)
+		places := make([]int32, len(b)/4)
+		for i := range places {
+			places[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		got[int(rank)] = places
+	}
+	return got
+}
 
 // Finalize ends MPI in this process.
 func (p *Process) Finalize() { C.mpiw_finalize() }
@@ -373,3 +411,7 @@ func (w *World) Ranks() int { return w.ranks }
 
 // First is the first pid of rank r.
 func (w *World) First(r int) int { return r * w.p.PerRank }
+
+// LocalRange is the pids this rank runs in the section: the first, and
+// how many.
+func (w *World) LocalRange() (first, n int) { return w.lo, w.n }
