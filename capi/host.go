@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -281,8 +282,18 @@ func reportStats(sum engine.RunSummary) {
 		}
 	}
 	if err != nil {
-		complain(fmt.Sprintf("%s: %v", engine.StatsEnv, err))
+		complain(fmt.Sprintf("%s=%q: %v; this run's statistics are not written", engine.StatsEnv, statsTo, unwrapPath(err)))
 	}
+}
+
+// unwrapPath drops the file name from an error of package os: the
+// message names the variable and its value (the file) already.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot %s it: %w", pe.Op, pe.Err)
+	}
+	return err
 }
 
 // traceTo is EBSP_TRACE of the current run; trace holds the events of the
@@ -304,7 +315,7 @@ func writeTrace(m *engine.Machine) {
 		err = os.WriteFile(traceTo, b, 0o644)
 	}
 	if err != nil {
-		complain(fmt.Sprintf("%s: %v", engine.TraceEnv, err))
+		complain(fmt.Sprintf("%s=%q: %v; the trace is not written", engine.TraceEnv, traceTo, unwrapPath(err)))
 	}
 }
 

@@ -229,6 +229,10 @@ $00: BSP ERROR: bsp_init: called inside an SPMD section; call it in main, before
 ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
 	{name: "init_null", exit: 1, stderr: `
 ebsp: ERROR: bsp_init: the SPMD function is NULL`},
+	{name: "pinning_bad", exit: 1, stderr: `
+ebsp: ERROR: mcbsp_set_pinning: cannot read 16 bytes of the pinning at 0x10: no readable memory there`},
+	{name: "reserved_cores_bad", exit: 1, stderr: `
+ebsp: ERROR: mcbsp_set_reserved_cores: cannot read 24 bytes of the reserved cores at 0x20: no readable memory there`},
 	{name: "return_without_end", exit: 1, stderr: `
 ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization
 ebsp:   cores 00-01,03 waiting in bsp_sync (superstep 1)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -80,7 +81,7 @@ func chainSize(size, tokenSize int) int {
 // (a lone terminating header). It returns the stream's area.
 func (m *Machine) CreateStream(size, tokenSize int, data unsafe.Pointer) (unsafe.Pointer, error) {
 	const call = "bsp_stream_create"
-	if err := m.streamHostCheck(call, -1, size); err != nil {
+	if err := m.streamHostCheck(call, noCore, size); err != nil {
 		return nil, err
 	}
 	if tokenSize < MinTokenSize {
@@ -169,9 +170,13 @@ func (m *Machine) addLegacy(pid int, s *Stream) (int, error) {
 	return s.id, nil
 }
 
+// noCore is the pid streamHostCheck gets for a stream of no core
+// (bsp_stream_create); a pid the host passes is a C int, never this.
+const noCore = math.MinInt
+
 // streamHostCheck refuses what the board would crash on or corrupt memory
 // with: a stream made outside bsp_begin..bsp_end or during a run, for a
-// core the chip does not have (pid -1: no core), or of a negative size. A
+// core the chip does not have (pid noCore: no core), or of a negative size. A
 // stream for a core of the chip that bsp_begin did not start is made, as
 // on the board, and never used.
 func (m *Machine) streamHostCheck(call string, pid, size int) error {
@@ -183,7 +188,7 @@ func (m *Machine) streamHostCheck(call string, pid, size int) error {
 		return fmt.Errorf("%s: called during ebsp_spmd; make streams before the run", call)
 	case state != HostBegun || m.memory.mem == nil:
 		return fmt.Errorf("%s: called before bsp_begin", call)
-	case pid != -1 && (pid < 0 || pid >= len(m.memory.legacy)):
+	case pid != noCore && (pid < 0 || pid >= len(m.memory.legacy)):
 		return fmt.Errorf("%s: pid %d out of range; the %s mesh has cores 0..%d", call, pid, m.mesh, len(m.memory.legacy)-1)
 	case size < 0:
 		return fmt.Errorf("%s: negative stream size %d", call, size)

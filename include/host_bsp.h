@@ -409,7 +409,8 @@ void ebsp_set_end_callback(void (*cb)());
  *
  * Registering a name again replaces the earlier function.
  * Returns 1 on success, 0 on failure: name is NULL, or kernel is NULL and
- * name was not registered (nothing to remove).
+ * name was not registered (nothing to remove), or kernel is a number below
+ * 4096 such as (void *)0x10, never a function (a line on stderr says so).
  *
  * Unlike a kernel loaded from a file, a registered kernel is not loaded
  * once per core: all cores share its globals and statics.  Keep per-core

@@ -124,8 +124,17 @@ def callback(fn):
 
 
 def run(kern, nprocs=None, name=None):
-    """Registers kern, runs it once on nprocs cores; returns ebsp_spmd's result."""
+    """Registers kern, runs it once on nprocs cores; returns ebsp_spmd's result.
+
+    kern is a function wrapped by kernel(); a plain Python function is
+    wrapped here. Anything else is a TypeError: handed to the library as a
+    pointer, it would be called on every core and crash the process."""
     lib = load()
+    if not isinstance(kern, KERNEL):
+        if not callable(kern):
+            raise TypeError("ebsp.run: the kernel must be a function (or ebsp.kernel(fn)), not %s"
+                            % type(kern).__name__)
+        kern = kernel(kern)
     name = (name or "python-kernel-%d" % id(kern)).encode()
     if not lib.ebsp_register_kernel(name, ctypes.cast(kern, ctypes.c_void_p)):
         raise RuntimeError("ebsp_register_kernel failed")

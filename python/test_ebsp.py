@@ -35,6 +35,23 @@ class KernelTests(unittest.TestCase):
         self.assertEqual(steps[:16], [3] * 16)
         self.assertEqual(len(threads), 16, "one thread per core")
 
+    def test_run_refuses_what_is_not_a_function(self):
+        # a string (or a number) as the kernel would be called by every
+        # core and crash the process; a plain function is wrapped
+        for bad in ("notakernel", 16, None):
+            with self.assertRaises(TypeError):
+                ebsp.run(bad, nprocs=2)
+        ran = []
+
+        def plain():
+            lib.bsp_begin()
+            ran.append(lib.bsp_pid())
+            lib.bsp_end()
+            return 0
+
+        self.assertEqual(ebsp.run(plain, nprocs=2), 1)
+        self.assertEqual(sorted(ran), [0, 1])
+
     def test_abort_then_next_run_works(self):
         finished = []
 

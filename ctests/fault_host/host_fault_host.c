@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     SHOW("bsp_init of the name at 0x10", bsp_init((char *)0x10, argc, argv));
     SHOW("bsp_init of a name without access", bsp_init(noaccess, argc, argv));
     SHOW("ebsp_register_kernel of the name at 0x10", ebsp_register_kernel((char *)0x10, kernel));
+    SHOW("ebsp_register_kernel of a kernel at 0x10", ebsp_register_kernel("k", (int (*)(void))(uintptr_t)0x10));
     if (!bsp_init("e_fault_host.elf", argc, argv) || !bsp_begin(2))
         return 2;
     char buf[64] = "sixteen bytes...";

@@ -18,6 +18,8 @@ int main(int argc, char **argv)
     ebsp_create_down_stream(data, 3, 16, 16);
     /* a core the chip does not have: the board wrote past its tables */
     ebsp_create_down_stream(data, 99, 16, 16);
+    ebsp_create_down_stream(data, -1, 16, 16);
+    printf("up stream for core -1: %p\n", ebsp_create_up_stream(-1, 64, 16));
     int ok = ebsp_spmd();
     printf("ebsp_spmd returned %d\n", ok);
     bsp_end();

@@ -11,6 +11,7 @@
 #include <bsp.h>
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,26 @@ static size_t *copy_of(const size_t *from, size_t n)
     if (to)
         memcpy(to, from, n * sizeof *to);
     return to;
+}
+
+/* Whether the array `what` of n entries at from cannot be read (a length beyond
+ * any memory, or no memory there): reported naming call, on the core that
+ * calls it (the run stops, the core leaves) or, as for the other misuse
+ * outside a section, on stderr, ending the program with status 1. */
+static int array_refused(const char *call, const char *what, const size_t *from, size_t n)
+{
+    if (!from || n == 0)
+        return 0;
+    size_t bytes = n <= SIZE_MAX / sizeof *from ? n * sizeof *from : SIZE_MAX;
+    size_t good = user_memory_good(from, bytes, 0);
+    if (good == bytes)
+        return 0;
+    struct ebsp_core *self = ebsp_self;
+    goBadUserMemory(self ? self->pid : -1, (char *)call, (char *)what, (uintptr_t)from, bytes, good, 0);
+    if (!self)
+        exit(EXIT_FAILURE);
+    sched_leave_if_stopped();
+    return 1;
 }
 
 /* Replaces the array *slot (of *len entries) with a copy of from. */
@@ -85,6 +106,8 @@ GETTER(mcbsp_get_reserved_cores_number, size_t, reserved_len)
 
 void mcbsp_set_pinning(const size_t *pinning, size_t length)
 {
+    if (array_refused("mcbsp_set_pinning", "the pinning", pinning, length))
+        return;
     pthread_mutex_lock(&mc_lock);
     keep_copy(&mc.pinning, &mc.pinning_len, pinning, length);
     mc.max_threads = length;
@@ -95,6 +118,8 @@ void mcbsp_set_pinning(const size_t *pinning, size_t length)
 
 void mcbsp_set_reserved_cores(const size_t *reserved, size_t length)
 {
+    if (array_refused("mcbsp_set_reserved_cores", "the reserved cores", reserved, length))
+        return;
     pthread_mutex_lock(&mc_lock);
     keep_copy(&mc.reserved, &mc.reserved_len, reserved, length);
     pthread_mutex_unlock(&mc_lock);

@@ -39,6 +39,13 @@ int ebsp_register_kernel(const char *name, int (*kernel)(void))
 {
     if (!name_readable("ebsp_register_kernel", name))
         return 0;
+    if (kernel && user_pointer_small((const void *)(uintptr_t)kernel, 1)) {
+        char line[160]; /* a number, not a function: every core would crash calling it */
+        snprintf(line, sizeof line, "ebsp: ERROR: ebsp_register_kernel: the kernel at %p is not a function\n",
+                 (void *)(uintptr_t)kernel);
+        out_stderr(line);
+        return 0;
+    }
     return goRegisterKernel((char *)name, (void *)(uintptr_t)kernel);
 }
 

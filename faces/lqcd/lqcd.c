@@ -548,6 +548,22 @@ void declareTopology(int dimensions[], int ndimensions, int localHost)
     c->topo = 1;
 }
 
+/* Sets LQCD_ERR_ARG when the n bytes at p, argument `what` of call, cannot
+ * be read (or, with write, written): the data would move later, where a
+ * fault is a crash inside the library. Returns whether they can. */
+static int check_memory(const char *call, const char *what, const void *p, size_t n, int write)
+{
+    size_t good = user_memory_good(p, n, write);
+    if (n == 0 || good == n)
+        return 1;
+    char at[40] = "there";
+    if (good > 0)
+        snprintf(at, sizeof at, "at %p", (void *)((const char *)p + good));
+    seterr(LQCD_ERR_ARG, "%s: cannot %s %zu bytes %s %s at %p: no %s memory %s", call, write ? "write" : "read", n,
+           write ? "to" : "of", what, p, write ? "writable" : "readable", at);
+    return 0;
+}
+
 int getGridCoordinates(int coords[])
 {
     struct lqcd_core *c = core_of_caller("getGridCoordinates", 1);
@@ -561,6 +577,8 @@ int getGridCoordinates(int coords[])
         seterr(LQCD_ERR_NO_TOPOLOGY, "getGridCoordinates: no topology declared on this core");
         return -1;
     }
+    if (!check_memory("getGridCoordinates", "the array", coords, (size_t)L.ndims * sizeof(int), 1))
+        return -1;
     memcpy(coords, c->coords, (size_t)L.ndims * sizeof(int));
     return 0;
 }
@@ -575,6 +593,8 @@ int getGridHost(const int coords[])
         seterr(LQCD_ERR_NO_TOPOLOGY, "getGridHost: no topology declared");
         return -1;
     }
+    if (!check_memory("getGridHost", "the array", coords, (size_t)L.ndims * sizeof(int), 0))
+        return -1;
     int rank = 0;
     for (int d = L.ndims - 1; d >= 0; d--) {
         int x = ((coords[d] % L.dims[d]) + L.dims[d]) % L.dims[d];
@@ -632,7 +652,8 @@ static void link_send(struct lqcd_chan *s, struct lqcd_chan *r)
     spin_unlock(&r->lock);
 }
 
-static int check_buffer(const char *call, const void *buffer, int nbytes)
+/* write: the buffer receives (declareReceive). */
+static int check_buffer(const char *call, const void *buffer, int nbytes, int write)
 {
     if (nbytes < 0) {
         seterr(LQCD_ERR_ARG, "%s: negative size %d", call, nbytes);
@@ -642,13 +663,13 @@ static int check_buffer(const char *call, const void *buffer, int nbytes)
         seterr(LQCD_ERR_ARG, "%s: NULL buffer of %d bytes", call, nbytes);
         return 0;
     }
-    return 1;
+    return check_memory(call, "the buffer", buffer, (size_t)nbytes, write);
 }
 
 void *declareReceive(void *buffer, int nbytes, int bufName)
 {
     struct lqcd_core *c = core_of_caller("declareReceive", 1);
-    if (!c || !check_buffer("declareReceive", buffer, nbytes))
+    if (!c || !check_buffer("declareReceive", buffer, nbytes, 1))
         return NULL;
     int pid = ebsp_self->pid;
     pthread_mutex_lock(&c->dir_lock);
@@ -735,7 +756,7 @@ static struct lqcd_chan *declare_send(struct lqcd_core *c, const char *call, voi
 void *declareSendTo(void *buffer, int nbytes, int remoteHost, int remoteBuffer)
 {
     struct lqcd_core *c = core_of_caller("declareSendTo", 1);
-    if (!c || !check_buffer("declareSendTo", buffer, nbytes))
+    if (!c || !check_buffer("declareSendTo", buffer, nbytes, 0))
         return NULL;
     if (remoteHost < 0 || remoteHost >= L.n) {
         seterr(LQCD_ERR_HOST, "declareSendTo: host %d does not exist (the run has cores 0..%d)", remoteHost, L.n - 1);
@@ -747,7 +768,7 @@ void *declareSendTo(void *buffer, int nbytes, int remoteHost, int remoteBuffer)
 void *declareSendRelative(void *buffer, int nbytes, int relativeHost, int remoteBuffer)
 {
     struct lqcd_core *c = core_of_caller("declareSendRelative", 1);
-    if (!c || !check_buffer("declareSendRelative", buffer, nbytes))
+    if (!c || !check_buffer("declareSendRelative", buffer, nbytes, 0))
         return NULL;
     if (!c->topo) {
         seterr(LQCD_ERR_NO_TOPOLOGY, "declareSendRelative: no topology declared on core %d (declareTopology)",
@@ -774,7 +795,7 @@ static struct lqcd_chan *chan_of(void *opaque, const char *call)
         seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core", call);
         return NULL;
     }
-    if (!ch || (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC)) {
+    if (user_pointer_small(ch, 1) || (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC)) {
         seterr(LQCD_ERR_CHANNEL, "%s: %p is not a channel (declareReceive/declareSend* returned NULL?)", call,
                opaque);
         return NULL;
@@ -1502,6 +1523,8 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
     if (n < 0 || (n > 0 && !x)) {
         seterr(LQCD_ERR_ARG, "%s: %s", call, n < 0 ? "negative length" : "NULL array");
         n = 0; /* still take part, or the others would wait forever */
+    } else if (!check_memory(call, "the array", x, (size_t)n * (is_float ? sizeof(float) : sizeof(double)), 1)) {
+        n = 0; /* as for NULL */
     }
     int pid = ebsp_self->pid, p = L.count; /* the shares of this process's cores */
     size_t share = ((size_t)n + (size_t)p - 1) / (size_t)p;
@@ -1563,7 +1586,7 @@ void sumDoubleArray(double x[], int n)
 void sendBroadcast(void *buffer, int nbytes, int remoteBuffer)
 {
     struct lqcd_core *c = core_of_caller("sendBroadcast", 1);
-    if (!c || !check_buffer("sendBroadcast", buffer, nbytes))
+    if (!c || !check_buffer("sendBroadcast", buffer, nbytes, 0))
         return;
     int pid = ebsp_self->pid;
     struct bcast *b = c->bcasts;

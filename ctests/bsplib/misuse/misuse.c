@@ -163,6 +163,14 @@ int main(int argc, char **argv)
     }
     if (is("init_null"))
         bsp_init(NULL, argc, argv);
+    if (is("pinning_bad")) {
+        mcbsp_set_pinning((const size_t *)0x10, 2);
+        printf("not reached\n");
+    }
+    if (is("reserved_cores_bad")) {
+        mcbsp_set_reserved_cores((const size_t *)0x20, 3);
+        printf("not reached\n");
+    }
     if (is("mix_begin_during_ebsp")) {
         ebsp_host_load_noop();
         bsp_begin(4);
