@@ -9,4 +9,5 @@ size_t ebsp_stack_bytes;
 double ebsp_watchdog_seconds;
 int ebsp_sched_coro = 1;
 int ebsp_workers;
+int ebsp_cpu_sharers = 1;
 int ebsp_rest = REST_AUTO;

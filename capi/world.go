@@ -41,6 +41,7 @@ func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
 	}
 	mpiProc = p
 	C.ebsp_world_ranks, C.ebsp_world_rank, C.ebsp_world_per_rank = C.int(p.Ranks), C.int(p.Rank), C.int(p.PerRank)
+	C.ebsp_cpu_sharers = C.int(env.MPILocalRanksOf(get))
 	test, err := env.MPITestOf(get)
 	if err != nil {
 		complain(err.Error())

@@ -170,6 +170,20 @@ const RankCores = "EBSP_RANK_CORES"
 // MPIRanks is set by Open MPI's mpirun to the number of ranks of the job.
 const MPIRanks = "OMPI_COMM_WORLD_SIZE"
 
+// MPILocalRanks is set by Open MPI's mpirun to the number of ranks of the
+// job on this process's machine.
+const MPILocalRanks = "OMPI_COMM_WORLD_LOCAL_SIZE"
+
+// MPILocalRanksOf is the number of ranks of the job on this machine, which
+// share its CPUs; 1 when not started by mpirun.
+func MPILocalRanksOf(get Getenv) int {
+	n, err := strconv.Atoi(strings.TrimSpace(get(MPILocalRanks)))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
 // MPIRanksOf is the number of ranks of the Open MPI job this process was
 // started in, 0 when it was not started by mpirun.
 func MPIRanksOf(get Getenv) int {

@@ -855,7 +855,7 @@ static void *monitor_main(void *arg)
     return NULL;
 }
 
-/* EBSP_WORKERS (ebsp_workers), default the CPU count, never more than
+/* EBSP_WORKERS (ebsp_workers), default this process's share of the CPUs (cpu_count), never more than
  * the cores. */
 static int worker_count(int cores)
 {

@@ -65,6 +65,11 @@ extern double ebsp_watchdog_seconds;
  * one per CPU. Set like the two above. */
 extern int ebsp_sched_coro;
 extern int ebsp_workers;
+/* The processes that share this machine's CPUs (an MPI job's ranks on
+ * one node), 1 alone: the default workers, and whether waiting threads
+ * spin, count this process's share of the CPUs. Set once, before the
+ * first run. */
+extern int ebsp_cpu_sharers;
 /* EBSP_REST, one of enum ebsp_rest (env.RestNever, RestAuto, RestAlways:
  * capi/twins.go checks the values). */
 enum ebsp_rest { REST_NEVER = 0, REST_AUTO = 1, REST_ALWAYS = 2 };
