@@ -19,6 +19,21 @@ import (
 	"libebsp/engine"
 )
 
+// smallPointers tells whether any of ps is a number below 4096 other than
+// nil, which the shim must never pass to Go as a pointer (the runtime aborts
+// when it finds one on a stack it moves: user_pointer_small in shim.h); one
+// that slipped through is reported as the library's own error, in place of
+// a possible Go runtime dump later. ctests/fault_small relies on it.
+func smallPointers(call string, ps ...unsafe.Pointer) bool {
+	for _, p := range ps {
+		if p != nil && uintptr(p) < C.LOWEST_ADDRESS {
+			complain("internal error: " + call + ": a number below 4096 reached the engine as a pointer")
+			return true
+		}
+	}
+	return false
+}
+
 // check reports a misuse (and stops the run).
 func check(err *engine.Error) {
 	if err != nil {
@@ -57,6 +72,9 @@ func goDrainLog(pid C.int, log unsafe.Pointer, n C.size_t) C.size_t {
 
 //export goPushReg
 func goPushReg(pid C.int, variable unsafe.Pointer, nbytes C.int) {
+	if smallPointers("bsp_push_reg", variable) {
+		return
+	}
 	if c := coreOf(pid); c != nil {
 		check(c.PushReg(variable, int(nbytes)))
 	}
@@ -64,6 +82,9 @@ func goPushReg(pid C.int, variable unsafe.Pointer, nbytes C.int) {
 
 //export goPopReg
 func goPopReg(pid C.int, variable unsafe.Pointer) {
+	if smallPointers("bsp_pop_reg", variable) {
+		return
+	}
 	if c := coreOf(pid); c != nil {
 		check(c.PopReg(variable))
 	}
@@ -73,6 +94,9 @@ func goPopReg(pid C.int, variable unsafe.Pointer) {
 
 //export goPut
 func goPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) C.int {
+	if smallPointers("bsp_put", src, dst) {
+		return C.ENGINE_DONE
+	}
 	if c := coreOf(pid); c != nil {
 		return answer(c.Put(int(target), src, dst, int(offset), int(nbytes)))
 	}
@@ -81,6 +105,9 @@ func goPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) C.i
 
 //export goHPPut
 func goHPPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) C.int {
+	if smallPointers("bsp_hpput", src, dst) {
+		return C.ENGINE_DONE
+	}
 	if c := coreOf(pid); c != nil {
 		return answer(c.HPPut(int(target), src, dst, int(offset), int(nbytes)))
 	}
@@ -89,6 +116,9 @@ func goHPPut(pid, target C.int, src, dst unsafe.Pointer, offset, nbytes C.int) C
 
 //export goGet
 func goGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) C.int {
+	if smallPointers("bsp_get", src, dst) {
+		return C.ENGINE_DONE
+	}
 	if c := coreOf(pid); c != nil {
 		return answer(c.Get(int(source), src, int(offset), dst, int(nbytes)))
 	}
@@ -97,6 +127,9 @@ func goGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Point
 
 //export goHPGet
 func goHPGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) C.int {
+	if smallPointers("bsp_hpget", src, dst) {
+		return C.ENGINE_DONE
+	}
 	if c := coreOf(pid); c != nil {
 		return answer(c.HPGet(int(source), src, int(offset), dst, int(nbytes)))
 	}
@@ -105,6 +138,9 @@ func goHPGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Poi
 
 //export goDirectGet
 func goDirectGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe.Pointer, nbytes C.int) C.int {
+	if smallPointers("bsp_direct_get", src, dst) {
+		return C.ENGINE_DONE
+	}
 	if c := coreOf(pid); c != nil {
 		return answer(c.DirectGet(int(source), src, int(offset), dst, int(nbytes)))
 	}
@@ -117,6 +153,9 @@ func goDirectGet(pid, source C.int, src unsafe.Pointer, offset C.int, dst unsafe
 //export goDirectAddress
 func goDirectAddress(pid, target C.int, variable unsafe.Pointer, addr *unsafe.Pointer) C.int {
 	*addr = nil
+	if smallPointers("ebsp_get_direct_address", variable) {
+		return C.ENGINE_DONE
+	}
 	c := coreOf(pid)
 	if c == nil {
 		return C.ENGINE_DONE
@@ -240,6 +279,9 @@ func (directDRMA) Sent(src, dst, step int) (unsafe.Pointer, int) {
 
 //export goRemoteVariable
 func goRemoteVariable(pid, target C.int, variable unsafe.Pointer, remote *unsafe.Pointer, size *C.int) C.int {
+	if smallPointers("bsp_hpput", variable) {
+		return C.ENGINE_DONE
+	}
 	c := coreOf(pid)
 	if c == nil {
 		return 0
@@ -265,6 +307,9 @@ func goSetTagsize(pid, tagsize C.int) C.int {
 
 //export goSend
 func goSend(pid, target C.int, tag, payload unsafe.Pointer, nbytes C.int) {
+	if smallPointers("bsp_send", tag, payload) {
+		return
+	}
 	if c := coreOf(pid); c != nil {
 		check(c.Send(int(target), tag, payload, int(nbytes)))
 	}
@@ -286,6 +331,9 @@ func hpmoveInto(move func() (unsafe.Pointer, unsafe.Pointer, int), tagOut, paylo
 
 //export goSendUp
 func goSendUp(pid C.int, tag, payload unsafe.Pointer, nbytes C.int) {
+	if smallPointers("ebsp_send_up", tag, payload) {
+		return
+	}
 	if c := coreOf(pid); c != nil {
 		check(c.SendUp(tag, payload, int(nbytes)))
 	}

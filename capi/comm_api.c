@@ -47,6 +47,25 @@ static int drained(struct ebsp_core *self)
     return !sched_stopped();
 }
 
+/* A number below 4096 must not reach Go as a pointer (user_pointer_small,
+ * shim.h). One that names a registered variable (a put's dst, a get's src,
+ * a registration) reaches it as NULL: such a number is never a variable's
+ * address, as NULL is not, and the calls say what they say of NULL. One
+ * that names memory to read or write is refused here, as the engine
+ * refuses memory it cannot use (NULL still goes on: the engine names it
+ * after its other checks). */
+static inline const void *variable_for_go(const void *variable)
+{
+    return user_pointer_for_go(variable);
+}
+
+/* Whether p, n bytes the call reads (write: writes), is a number below
+ * 4096 other than NULL; then reported, and the run stops. */
+static int small_refused(struct ebsp_core *self, const char *call, const char *what, const void *p, int n, int write)
+{
+    return p && n > 0 && user_pointer_refused(self->pid, call, what, p, (size_t)n, write);
+}
+
 /* Registrations may take effect at once (the board's model), so the
  * requests logged before them are parsed first, and the addresses this core
  * cached for hpput/hpget are forgotten after. */
@@ -54,7 +73,7 @@ void bsp_push_reg(const void *variable, const int nbytes)
 {
     struct ebsp_core *self = active_core();
     if (self && drained(self)) {
-        goPushReg(self->pid, (void *)variable, nbytes);
+        goPushReg(self->pid, (void *)variable_for_go(variable), nbytes);
         hp_forget(self);
         sched_reg_pushed(); /* a core may wait for it (board registrations) */
     }
@@ -65,7 +84,7 @@ void bsp_pop_reg(const void *variable)
 {
     struct ebsp_core *self = active_core();
     if (self && drained(self)) {
-        goPopReg(self->pid, (void *)variable);
+        goPopReg(self->pid, (void *)variable_for_go(variable));
         hp_forget(self);
     }
     sched_leave_if_stopped();
@@ -77,6 +96,9 @@ __attribute__((noinline)) static void put_slow(int pid, const void *src, void *d
 {
     struct ebsp_core *self = active_core();
     int direct = DIRECT_ELSEWHERE;
+    dst = (void *)variable_for_go(dst);
+    if (self && small_refused(self, "bsp_put", "the source", src, nbytes, 0))
+        self = NULL;
     if (self)
         direct = world_local(pid) ? direct_put(self, pid, src, dst, offset, nbytes) : wire_put(self, pid, src, dst, offset, nbytes);
     if (direct == DIRECT_LOGGED)
@@ -112,6 +134,9 @@ static inline char *hp_fast(int pid, const void *variable, int offset, int nbyte
 __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    dst = (void *)variable_for_go(dst);
+    if (self && small_refused(self, "bsp_hpput", "the source", src, nbytes, 0))
+        self = NULL;
     char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes) : NULL;
     if (remote) {
         memcpy(remote + offset, src, (size_t)nbytes);
@@ -137,6 +162,9 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 __attribute__((noinline)) static void get_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    src = variable_for_go(src);
+    if (self && small_refused(self, "bsp_get", "the destination", dst, nbytes, 1))
+        self = NULL;
     int direct = self ? direct_get(self, pid, src, offset, dst, nbytes) : DIRECT_ELSEWHERE;
     if (direct == DIRECT_LOGGED)
         return;
@@ -166,6 +194,9 @@ static int read_now(struct ebsp_core *self, int pid, const void *src, int offset
 __attribute__((noinline)) static void hpget_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    src = variable_for_go(src);
+    if (self && small_refused(self, "bsp_hpget", "the destination", dst, nbytes, 1))
+        self = NULL;
     if (read_now(self, pid, src, offset, dst, nbytes))
         return;
     if (self)
@@ -185,6 +216,9 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 __attribute__((noinline)) static void direct_get_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    src = variable_for_go(src);
+    if (self && small_refused(self, "bsp_direct_get", "the destination", dst, nbytes, 1))
+        self = NULL;
     if (read_now(self, pid, src, offset, dst, nbytes))
         return;
     if (self)
@@ -206,7 +240,7 @@ void *ebsp_get_direct_address(int pid, const void *variable)
     struct ebsp_core *self = active_core();
     void *addr = NULL;
     if (self)
-        ASK_ENGINE(goDirectAddress(self->pid, pid, (void *)variable, &addr));
+        ASK_ENGINE(goDirectAddress(self->pid, pid, (void *)variable_for_go(variable), &addr));
     sched_leave_if_stopped();
     return addr;
 }
@@ -223,6 +257,10 @@ void bsp_set_tagsize(int *tag_bytes)
 __attribute__((noinline)) static void send_slow(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    if (self && (small_refused(self, "bsp_send", "the tag", tag, self->tagsize, 0) ||
+                 small_refused(self, "bsp_send", "the payload", payload, nbytes, 0)))
+        self = NULL;
+    tag = user_pointer_for_go(tag); /* a tag size of 0: not read */
     int direct = self ? direct_send(self, pid, tag, payload, nbytes) : DIRECT_ELSEWHERE;
     if (direct == DIRECT_LOGGED)
         return;
@@ -309,7 +347,10 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
 void ebsp_send_up(const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = active_core();
+    if (self && (small_refused(self, "ebsp_send_up", "the tag", tag, self->tagsize, 0) ||
+                 small_refused(self, "ebsp_send_up", "the payload", payload, nbytes, 0)))
+        self = NULL;
     if (self)
-        goSendUp(self->pid, (void *)tag, (void *)payload, nbytes);
+        goSendUp(self->pid, user_pointer_for_go(tag), (void *)payload, nbytes);
     sched_leave_if_stopped();
 }

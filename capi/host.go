@@ -66,10 +66,17 @@ func theMachine() (*engine.Machine, error) {
 	return machine, machineErr
 }
 
+// machineErrSaid: the machine's error (a bad EBSP_MESH) is reported once,
+// by the first call that needs the machine: the mesh is read once per
+// program, and every later call fails for the same reason.
+var machineErrSaid sync.Once
+
+// hostMachine is the machine for a host call, or nil when there is none
+// (the call then fails; the first one to fail says why).
 func hostMachine(call string) *engine.Machine {
 	m, err := theMachine()
 	if err != nil {
-		complain(call + ": " + err.Error())
+		machineErrSaid.Do(func() { complain(call + ": " + err.Error()) })
 		return nil
 	}
 	return m

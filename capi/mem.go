@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"libebsp/emesh"
+	"libebsp/engine"
 )
 
 // Core-side memory calls (faces/ebsp/mem.c) and the host's ebsp_write and
@@ -35,12 +36,21 @@ func goExtMalloc(pid C.int, n C.uint) unsafe.Pointer {
 }
 
 //export goFree
-func goFree(pid C.int, p unsafe.Pointer) {
+func goFree(pid C.int, p unsafe.Pointer, small C.uintptr_t) {
+	if smallPointers("ebsp_free", p) {
+		return
+	}
 	c := coreOf(pid)
 	if c == nil {
 		return
 	}
-	if err := c.Free(p); err != nil {
+	var err *engine.Error
+	if small != 0 { // a number below 4096, passed as nil (shim.h)
+		err = c.FreeNumber(uintptr(small))
+	} else {
+		err = c.Free(p)
+	}
+	if err != nil {
 		warn(err)
 	}
 }

@@ -7,6 +7,7 @@
 #define EBSP_MEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct ebsp_core;
 
@@ -51,7 +52,9 @@ void mem_dma_wait(int pid, void *slot, unsigned int ticket);
 /* ---- Go exports (capi/mem.go) ---- */
 extern void *goMalloc(int pid, unsigned int nbytes);
 extern void *goExtMalloc(int pid, unsigned int nbytes);
-extern void goFree(int pid, void *ptr);
+/* ptr as user_pointer_for_go passes it, small its value when it is a
+ * number below 4096 (user_pointer_small_value, shim.h). */
+extern void goFree(int pid, void *ptr, uintptr_t small);
 extern void *goLocalAddress(int pid, unsigned int offset);
 extern long long goDmaRun(int pid, unsigned int ticket);
 extern unsigned int goDmaPush(int pid, void *dst, void *src, size_t nbytes, void **slot);
@@ -61,6 +64,8 @@ extern int goHostCopy(int pid, long long value, void *ptr, void *buf, int nbytes
 extern void *goStreamCreate(int stream_size, int token_size, void *data);
 extern int goCreateDownStream(void *data, int pid, int nbytes, int chunksize);
 extern void *goCreateUpStream(int pid, int nbytes, int chunksize);
-extern void goStream(int pid, int op, int id, int arg, int arg2, void *data, struct stream_result *res);
+/* data as user_pointer_for_go passes it, small_data its value when it is
+ * a number below 4096 (user_pointer_small_value, shim.h). */
+extern void goStream(int pid, int op, int id, int arg, int arg2, void *data, uintptr_t small_data, struct stream_result *res);
 
 #endif

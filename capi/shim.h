@@ -259,6 +259,13 @@ static inline void *user_pointer_for_go(const void *p)
 {
     return user_pointer_small(p, 1) ? NULL : (void *)(uintptr_t)p;
 }
+/* The value of such a small number other than NULL, which Go gets as
+ * NULL (user_pointer_for_go), passed beside it for a report; 0 for the
+ * others. */
+static inline uintptr_t user_pointer_small_value(const void *p)
+{
+    return p && user_pointer_small(p, 1) ? (uintptr_t)p : 0;
+}
 /* Runs fn, a function of the host program the library calls on the host
  * thread (a callback); a crash inside is reported as "ebsp: WHAT crashed:
  * SIGSEGV ..." (what: e.g. "the host's end callback"). */

@@ -86,7 +86,10 @@ func goStreamNullHandle(pid C.int, call *C.char) {
 // id; arg and arg2 are its int arguments, data its pointer.
 //
 //export goStream
-func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, res *C.struct_stream_result) {
+func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, smallData C.uintptr_t, res *C.struct_stream_result) {
+	if smallPointers("bsp_stream_move_up", data) {
+		return
+	}
 	c := coreOf(pid)
 	if c == nil {
 		return
@@ -100,7 +103,11 @@ func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, res *C.struct_s
 	case C.STREAM_MOVE_DOWN:
 		mv = c.StreamMoveDown(int(id), arg != 0)
 	case C.STREAM_MOVE_UP:
-		mv = c.StreamMoveUp(int(id), data, int(arg), arg2 != 0)
+		if smallData != 0 { // a number below 4096, passed as nil (shim.h)
+			mv = c.StreamMoveUpNumber(int(id), uintptr(smallData), int(arg), arg2 != 0)
+		} else {
+			mv = c.StreamMoveUp(int(id), data, int(arg), arg2 != 0)
+		}
 	case C.STREAM_SEEK:
 		mv = c.StreamSeek(int(id), int(arg))
 	case C.LEGACY_OPEN_DOWN:

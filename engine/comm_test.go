@@ -183,9 +183,6 @@ func TestHPPutHPGetDirect(t *testing.T) {
 		a, err := k.DirectAddress(2, ptr(&me.arr))
 		k.must(err)
 		addrs[k.Pid()] = a
-		a, err = k.DirectAddress(0, ptr(&v))
-		k.must(err)
-		assert.Nil(k.t, a, "unregistered")
 		k.Sync()
 	}))
 	for pid := range n {
@@ -477,6 +474,11 @@ func TestMisuseDiagnostics(t *testing.T) {
 			_, err := k.DirectAddress(9, ptr(&me.x))
 			k.ok(err)
 		}, "BSP ERROR: ebsp_get_direct_address: core 9 does not exist (this run has cores 0..2) (superstep 1)"},
+		"direct address unregistered": {func(k kcore, me *vars) {
+			a, err := k.DirectAddress(0, ptr(&me.recv))
+			assert.Nil(k.t, a)
+			k.ok(err)
+		}, "BSP ERROR: ebsp_get_direct_address: the address is not a registered variable (core 00) (superstep 1)"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

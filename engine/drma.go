@@ -445,7 +445,8 @@ func (c *Core) directTarget(pid int, addr unsafe.Pointer) (registration, *Error)
 		if c.m.comm.atOnce {
 			return registration{}, c.unknownVariable(call, addr, pid, 0, 0)
 		}
-		return registration{}, nil
+		// strict says no less than the board's line of the default level
+		return registration{}, c.strictErrorf(call, "the address is not a registered variable (core %02d)", pid)
 	}
 	return c.remoteTarget(call, pid, addr, slot, 0, 0) // 0 bytes: only the slot is checked
 }

@@ -138,7 +138,13 @@ func (c *Core) Free(p unsafe.Pointer) *Error {
 		}
 		return nil
 	}
-	return c.strictErrorf(call, "%p is in neither local nor external memory; it did not come from ebsp_malloc or ebsp_ext_malloc", p)
+	return c.FreeNumber(uintptr(p))
+}
+
+// FreeNumber is ebsp_free of p, a number below 4096 that the shim does
+// not pass on as a pointer: never a block, reported as Free reports one.
+func (c *Core) FreeNumber(p uintptr) *Error {
+	return c.strictErrorf("ebsp_free", "%#x is in neither local nor external memory; it did not come from ebsp_malloc or ebsp_ext_malloc", p)
 }
 
 // LocalAddress turns an offset into this core's local memory (as the host

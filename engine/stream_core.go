@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"unsafe"
+
+	"libebsp/emesh"
 )
 
 // The cores' stream calls, as the board's library carries them out. A
@@ -277,6 +279,17 @@ func roundToken(n int) int {
 // whatever followed data), as the token at the cursor, after which the
 // stream ends. It returns the rounded size, 0 when there is no room.
 func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) StreamResult {
+	return c.streamMoveUp(id, data, 0, n, wait)
+}
+
+// StreamMoveUpNumber is bsp_stream_move_up with data a number below 4096
+// (small), which the shim does not pass on as a pointer (no such number
+// may be a Go pointer): never readable, reported where Describe would.
+func (c *Core) StreamMoveUpNumber(id int, small uintptr, n int, wait bool) StreamResult {
+	return c.streamMoveUp(id, nil, small, n, wait)
+}
+
+func (c *Core) streamMoveUp(id int, data unsafe.Pointer, small uintptr, n int, wait bool) StreamResult {
 	const call = "bsp_stream_move_up"
 	o := c.opened(call, id)
 	if o == nil {
@@ -297,6 +310,11 @@ func (c *Core) StreamMoveUp(id int, data unsafe.Pointer, n int, wait bool) Strea
 	left, need := uint32(s.areaSize-o.cursor), uint32(size)+2*headerSize
 	if left < need {
 		c.say(errStreamFull, id, left, need)
+		return StreamResult{}
+	}
+	if small != 0 && size > 0 {
+		bad := emesh.BadMemory{P: small, At: small, N: n}
+		c.diag(call, "stream %d: %s", id, bad.Describe("the source"))
 		return StreamResult{}
 	}
 	if data == nil && size > 0 { // the board would send its local memory from address 0

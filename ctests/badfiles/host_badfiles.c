@@ -18,11 +18,13 @@ int main(int argc, char **argv)
     write_file("e_chip.srec", srec, sizeof srec - 1);
     write_file("e_chip.elf", elf, sizeof elf);
     write_file("e_text.elf", (const unsigned char *)"hello", 5);
+    write_file("e_trunc.elf", elf, 4); /* an ELF file cut after its magic number */
 
     printf("missing: %d\n", bsp_init("e_missing.elf", argc, argv));
     printf("srec: %d\n", bsp_init("e_chip.srec", argc, argv));
     printf("epiphany elf: %d\n", bsp_init("e_chip.elf", argc, argv));
     printf("text: %d\n", bsp_init("e_text.elf", argc, argv));
+    printf("truncated: %d\n", bsp_init("e_trunc.elf", argc, argv));
     printf("executable: %d\n", bsp_init(argv[0], argc, argv));
     printf("begin after failed init: %d\n", bsp_begin(4));
     return 0;

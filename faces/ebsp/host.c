@@ -94,11 +94,10 @@ static int host_memory_ok(const char *call, const char *what, const void *p, siz
     return 0;
 }
 
-/* The value of a small pointer (user_pointer_small) that Go gets as NULL,
- * for its report; 0 for the others. */
+/* The value of a small pointer that Go gets as NULL, for its report. */
 static uintptr_t small_value(const void *p)
 {
-    return p && user_pointer_small(p, 1) ? (uintptr_t)p : 0;
+    return user_pointer_small_value(p);
 }
 
 void ebsp_set_tagsize(int *tag_bytes)

@@ -63,7 +63,7 @@ void ebsp_free(void *ptr)
 {
     struct ebsp_core *self = ebsp_self;
     if (self)
-        goFree(self->pid, ptr);
+        goFree(self->pid, user_pointer_for_go(ptr), user_pointer_small_value(ptr));
 }
 
 void *ebsp_local_address(unsigned int offset)

@@ -23,7 +23,7 @@ static int stream_call(int op, int id, int arg, int arg2, const void *data, void
         return 0;
     for (;;) {
         memset(&r, 0, sizeof r);
-        goStream(self->pid, op, id, arg, arg2, (void *)(uintptr_t)data, &r);
+        goStream(self->pid, op, id, arg, arg2, user_pointer_for_go(data), user_pointer_small_value(data), &r);
         if (!r.again)
             break;
         mem_dma_wait(self->pid, r.slot, r.ticket);

@@ -1,0 +1,8 @@
+#include <e_bsp.h>
+
+int main(void)
+{
+    bsp_begin();
+    bsp_end();
+    return 0;
+}
