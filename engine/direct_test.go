@@ -288,17 +288,7 @@ func TestStatsCountDirectRequests(t *testing.T) {
 		f.count(k, from, func(t *DirectTally) { t.Gets++; t.GetBytes += 8 })
 		k.Sync()
 	}))
-	sum := m.Summary()
-	require.Len(t, sum.Steps, 4, "three syncs and the final superstep")
-	s1 := sum.Steps[1]
-	assert.Equal(t, 16+8, s1.SentMax, "core 0: two puts and a message")
-	assert.Equal(t, 16+3*8, s1.SentTotal)
-	assert.Equal(t, 3*8, s1.RecvMax, "core 0 receives the three messages")
-	assert.Equal(t, 16+3*8, s1.RecvTotal)
-	assert.Equal(t, 3, s1.Msgs)
-	assert.Equal(t, 8, sum.Steps[2].RecvMax)
-	assert.Equal(t, 24, sum.Steps[2].RecvTotal)
-	assert.Zero(t, sum.Steps[0].SentTotal)
+	assertStatsOfThreeCores(t, m.Summary(), 16)
 	assert.Equal(t, int64(7), mem[1].x)
 }
 

@@ -30,16 +30,7 @@ func TestStatsCountEverySuperstep(t *testing.T) {
 		k.Sync() // superstep 2: 8 bytes got by every core
 	})
 	sum := m.Summary()
-	require.Len(t, sum.Steps, 4, "three syncs and the final superstep")
-	s1 := sum.Steps[1]
-	assert.Equal(t, 32+8, s1.SentMax, "core 0: two puts and a message")
-	assert.Equal(t, 32+3*8, s1.SentTotal)
-	assert.Equal(t, 3*8, s1.RecvMax, "core 0 receives the three messages")
-	assert.Equal(t, 32+3*8, s1.RecvTotal)
-	assert.Equal(t, 3, s1.Msgs)
-	assert.Equal(t, 8, sum.Steps[2].RecvMax)
-	assert.Equal(t, 24, sum.Steps[2].RecvTotal)
-	assert.Zero(t, sum.Steps[0].SentTotal)
+	assertStatsOfThreeCores(t, sum, 32)
 
 	table := sum.Table()
 	assert.Equal(t, 2+4+1, strings.Count(table, "\n"), table)
@@ -49,6 +40,24 @@ func TestStatsCountEverySuperstep(t *testing.T) {
 	assert.Equal(t, sum.Steps[1].SentTotal, back.Steps[1].SentTotal)
 	assert.Equal(t, sum.Board.TotalUs, back.Board.TotalUs)
 	assert.Equal(t, sum.Steps[2].BoardUs, back.Steps[2].BoardUs)
+}
+
+// assertStatsOfThreeCores checks the figures of the three cores' program
+// of TestStatsCountEverySuperstep: superstep 0 registers, in superstep 1
+// core 0 puts putBytes into the others and every core sends it an 8-byte
+// message, in superstep 2 every core gets 8 bytes.
+func assertStatsOfThreeCores(t *testing.T, sum RunSummary, putBytes int) {
+	t.Helper()
+	require.Len(t, sum.Steps, 4, "three syncs and the final superstep")
+	s1 := sum.Steps[1]
+	assert.Equal(t, putBytes+8, s1.SentMax, "core 0: two puts and a message")
+	assert.Equal(t, putBytes+3*8, s1.SentTotal)
+	assert.Equal(t, 3*8, s1.RecvMax, "core 0 receives the three messages")
+	assert.Equal(t, putBytes+3*8, s1.RecvTotal)
+	assert.Equal(t, 3, s1.Msgs)
+	assert.Equal(t, 8, sum.Steps[2].RecvMax)
+	assert.Equal(t, 24, sum.Steps[2].RecvTotal)
+	assert.Zero(t, sum.Steps[0].SentTotal)
 }
 
 // The communication and sync parts of the prediction follow from the
