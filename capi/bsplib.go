@@ -20,31 +20,6 @@ import (
 	_ "libebsp/faces/bsplib" // its C code: the BSPlib calls
 )
 
-// standardRun reports whether a BSPlib section owns the machine.
-func standardRun() bool { return machine != nil && machine.Standard }
-
-// diagLine prints a diagnostic about core pid: "$PP: text" on stdout for
-// the EBSP face (as on the board, where the host reads it), on stderr for
-// the BSPlib face, whose stdout is the program's own output.
-func diagLine(pid int, text string) {
-	if !standardRun() {
-		coreLine(pid, text)
-		return
-	}
-	diagSay(fmt.Sprintf("$%02d: %s\n", pid, text))
-}
-
-// diagSay prints a report about the run as a whole, where diagLine would.
-func diagSay(text string) {
-	if !standardRun() {
-		say(text)
-		return
-	}
-	cs := C.CString(text)
-	C.out_stderr(cs)
-	C.free(unsafe.Pointer(cs))
-}
-
 // goBsplibBegin starts a BSPlib section of nprocs cores: the machine in
 // Standard mode and the C core table, with the run started. NULL after
 // printing why on stderr.

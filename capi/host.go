@@ -82,13 +82,6 @@ func hostMachine(call string) *engine.Machine {
 	return m
 }
 
-func boolInt(ok bool) C.int {
-	if ok {
-		return 1
-	}
-	return 0
-}
-
 // goInit is bsp_init (faces/ebsp/host.c checks the name first).
 //
 //export goInit

@@ -16,6 +16,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"libebsp/engine"
@@ -56,4 +57,36 @@ func coreLine(pid int, text string) {
 	cs := C.CString(text)
 	C.out_core_line(C.int(pid), cs)
 	C.free(unsafe.Pointer(cs))
+}
+
+// standardRun reports whether a BSPlib section owns the machine.
+func standardRun() bool { return machine != nil && machine.Standard }
+
+// diagLine prints a diagnostic about core pid: "$PP: text" on stdout for
+// the EBSP face (as on the board, where the host reads it), on stderr for
+// the BSPlib face, whose stdout is the program's own output.
+func diagLine(pid int, text string) {
+	if !standardRun() {
+		coreLine(pid, text)
+		return
+	}
+	diagSay(fmt.Sprintf("$%02d: %s\n", pid, text))
+}
+
+// diagSay prints a report about the run as a whole, where diagLine would.
+func diagSay(text string) {
+	if !standardRun() {
+		say(text)
+		return
+	}
+	cs := C.CString(text)
+	C.out_stderr(cs)
+	C.free(unsafe.Pointer(cs))
+}
+
+func boolInt(ok bool) C.int {
+	if ok {
+		return 1
+	}
+	return 0
 }

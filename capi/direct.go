@@ -1,0 +1,90 @@
+package main
+
+// The engine's DirectDRMA: the steps of the direct requests, which the
+// shim's logs carry out on the calling core's thread (direct.c), and the
+// logs read in place from the C core table. It calls into the C request
+// path only; the exports that path calls are comm.go's.
+
+/*
+#include "shim.h"
+#include "direct.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"libebsp/engine"
+)
+
+// directDRMA carries out direct requests for the engine: its steps run on
+// the core's own thread, whose logs the shim keeps (direct.c).
+type directDRMA struct{}
+
+func (directDRMA) ReadGets(int) { C.direct_read_gets() }
+
+func (directDRMA) WriteGets(int) { C.direct_write_gets() }
+
+func (directDRMA) WritePuts(int) { C.direct_write_puts() }
+
+// Wired hands the engine the records core src packed for cores of other
+// processes in this superstep (wire_put), and empties their logs.
+func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || src >= n {
+		return
+	}
+	core := &unsafe.Slice(current.cores, n)[src]
+	if core.wire_to == nil {
+		return
+	}
+	stamp := core.superstep + 1
+	for dst, log := range unsafe.Slice(core.wire_to, n) {
+		if log.stamp == stamp && log.log.used > 0 {
+			visit(dst, unsafe.Slice((*byte)(unsafe.Pointer(log.log.buf)), int(log.log.used)))
+			unsafe.Slice(core.wire_to, n)[dst].log.used = 0
+		}
+	}
+}
+
+// Tally hands the engine what core pid counted of its direct requests in
+// this superstep, per other core (direct.c), and zeroes it.
+func (directDRMA) Tally(pid int, visit func(peer int, t engine.DirectTally)) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || pid >= n {
+		return
+	}
+	core := &unsafe.Slice(current.cores, n)[pid]
+	if core.tally == nil {
+		return
+	}
+	for peer, t := range unsafe.Slice(core.tally, n) {
+		if t != (C.struct_ebsp_tally{}) {
+			visit(peer, engine.DirectTally{
+				Puts: int(t.puts), PutBytes: int(t.put_bytes),
+				Gets: int(t.gets), GetBytes: int(t.get_bytes),
+				Sends: int(t.sends), SendBytes: int(t.send_bytes),
+			})
+			unsafe.Slice(core.tally, n)[peer] = C.struct_ebsp_tally{}
+		}
+	}
+}
+
+// Sent reads core src's log of messages to dst in superstep step from the
+// core table (no call into C: the engine asks once per source).
+func (directDRMA) Sent(src, dst, step int) (unsafe.Pointer, int) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || src >= n || dst >= n {
+		return nil, 0
+	}
+	core := &unsafe.Slice(current.cores, n)[src]
+	logs := core.send_to[step&1]
+	if logs == nil {
+		return nil, 0
+	}
+	log := &unsafe.Slice(logs, n)[dst]
+	if int(log.stamp) != step+1 || log.log.used == 0 {
+		return nil, 0
+	}
+	return unsafe.Pointer(log.log.buf), int(log.log.used)
+}
