@@ -457,8 +457,8 @@ char *mpiw_stage_buffer(int r, int64_t n)
     return reserve(&X.stage[k][r], &X.stage_cap[k][r], n > 0 ? n : 1);
 }
 
-/* Room for n more requests of the payloads sent apart (a realloc: none
- * is posted when it grows, see post_apart). */
+/* Room for n more requests of the payloads sent apart (a realloc: a
+ * request is a handle, which may move while MPI works on it). */
 static int reserve_apart(int64_t n)
 {
     if (X.nareq + n <= X.areq_cap)
