@@ -256,7 +256,7 @@ static struct {
     struct apart *apart;         /* this round's payloads sent apart, in order: to rank */
     int napart, apart_cap;
     MPI_Request *areqs;          /* their sends, then the receives of those sent to this rank */
-    int nareq, areq_cap, nasend;
+    int nareq, areq_cap;
     int64_t sent_msgs, sent_bytes; /* since the section began: headers and blocks */
 } X;
 
@@ -569,7 +569,6 @@ int mpiw_round(int kind, int step)
     for (int i = 0; i < X.napart; i++)
         if (post_apart(1, X.apart[i].at, X.apart[i].len, X.apart[i].rank) != 0)
             return MPIW_FAILED;
-    X.nasend = X.nareq;
     char order[256];
     int at = 0;
     for (;;) {
@@ -589,7 +588,7 @@ int mpiw_round(int kind, int step)
      * in the rebuilt blocks, those from it leave the shim's logs free */
     if (X.nareq > 0) {
         int rc = M.waitall(X.nareq, X.areqs, NULL);
-        X.nareq = X.nasend = 0;
+        X.nareq = 0;
         if (rc != MPI_SUCCESS)
             return MPIW_FAILED;
     }
