@@ -3,11 +3,13 @@
  * mechanics live here: what a request means is decided by the engine when
  * it drains the log.
  */
+#define _DEFAULT_SOURCE /* posix_memalign, madvise */
 #include "reqlog.h"
 #include "smallcopy.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A payload this large costs more to copy twice (log, then the engine's
  * packed block) than a direct call into Go costs (bench/comm). */
@@ -55,12 +57,32 @@ __attribute__((noinline)) static int make_room(struct ebsp_core *self, size_t si
     return bytes_reserve(log, size);
 }
 
+/* Logs of 2 MiB and more (a large put's bytes) sit on huge pages where
+ * the kernel gives them (THP in madvise mode): the copy into the log and
+ * the reads of it (another rank's MPI reads it with process_vm_readv,
+ * which pins every page) walk one page table entry per 2 MiB, not 512. */
+enum { HUGE_PAGE = 2 << 20 };
+
+static unsigned char *grow_log(struct ebsp_bytes *b, size_t cap)
+{
+    if (cap < HUGE_PAGE)
+        return realloc(b->buf, cap);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE_PAGE, cap) != 0)
+        return NULL;
+    madvise(p, cap, MADV_HUGEPAGE);
+    if (b->buf)
+        memcpy(p, b->buf, b->cap);
+    free(b->buf);
+    return p;
+}
+
 int bytes_reserve(struct ebsp_bytes *b, size_t size)
 {
     size_t cap = b->cap ? b->cap : LOG_MIN;
     while (cap < b->used + size)
         cap *= 2;
-    unsigned char *buf = realloc(b->buf, cap);
+    unsigned char *buf = grow_log(b, cap);
     if (!buf)
         return 0;
     b->buf = buf;

@@ -83,6 +83,7 @@ func beginMPISection(m *engine.Machine, nprocs int) (int, error) {
 			complain(fmt.Sprintf("bsp_begin: rank %d: %v", mpiProc.Rank, err))
 			mpiProc.Abort(1)
 		}
+		w.UsePlacement(m.Placement)
 		mpiSection = w
 		C.ebsp_world_section = 1
 		return w

@@ -234,6 +234,13 @@ int mpiw_finalize(void)
 
 int mpiw_posted;
 
+/* A record's payload sent as its own messages (mpiw_send_apart). */
+struct apart {
+    char *at;
+    int64_t len;
+    int rank;
+};
+
 static struct {
     int ranks, me, nflags, round;
     int32_t *const *flags;
@@ -244,6 +251,12 @@ static struct {
     MPI_Request *hreqs;          /* the header exchange's: 2 per other rank */
     char **send, **recv[2];      /* buffers by rank; receives by the round's parity */
     int64_t *send_cap, *recv_cap[2], *send_len, *recv_len;
+    char **stage[2];             /* by parity and rank: blocks rebuilt around payloads sent apart */
+    int64_t *stage_cap[2];
+    struct apart *apart;         /* this round's payloads sent apart, in order: to rank */
+    int napart, apart_cap;
+    MPI_Request *areqs;          /* their sends, then the receives of those sent to this rank */
+    int nareq, areq_cap;
     int64_t sent_msgs, sent_bytes; /* since the section began: headers and blocks */
 } X;
 
@@ -291,8 +304,14 @@ static void make_headers(int kind, int step)
         memcpy(h + HDR_FLAGS, X.last_flags, (size_t)X.nflags * sizeof *h);
     }
 }
-/* Tags: the headers' one, and a block's, by round (below HEADER_TAG). */
-enum { HEADER_TAG = 0x7fff, BLOCK_TAGS = 0x3fff };
+/* Tags: the headers' one, a block's, by round, and its payloads sent
+ * apart (APART_TAG + round, below HEADER_TAG). */
+enum { HEADER_TAG = 0x7fff, BLOCK_TAGS = 0x3fff, APART_TAG = 0x4000, APART_TAGS = 0x1fff };
+
+static int apart_tag(void)
+{
+    return APART_TAG + (X.round & APART_TAGS);
+}
 
 /* The all-to-all of the round's headers, the barrier: point-to-point
  * messages, which also match a rank that waits running the progress
@@ -337,9 +356,13 @@ void mpiw_section_end(void)
     mpiw_msg_section_end();
     for (int r = 0; r < X.ranks; r++) {
         free(X.send[r]);
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
             free(X.recv[k][r]);
+            free(X.stage[k][r]);
+        }
     }
+    free(X.apart);
+    free(X.areqs);
     free(X.out);
     free(X.in);
     free(X.hreqs);
@@ -350,6 +373,8 @@ void mpiw_section_end(void)
     for (int k = 0; k < 2; k++) {
         free(X.recv[k]);
         free(X.recv_cap[k]);
+        free(X.stage[k]);
+        free(X.stage_cap[k]);
     }
     free(X.send_len);
     free(X.recv_len);
@@ -377,7 +402,9 @@ int mpiw_section(int ranks, int32_t *const *flags, int nflags)
     for (int k = 0; k < 2; k++) {
         X.recv[k] = calloc(n, sizeof *X.recv[k]);
         X.recv_cap[k] = calloc(n, sizeof *X.recv_cap[k]);
-        if (!X.recv[k] || !X.recv_cap[k])
+        X.stage[k] = calloc(n, sizeof *X.stage[k]);
+        X.stage_cap[k] = calloc(n, sizeof *X.stage_cap[k]);
+        if (!X.recv[k] || !X.recv_cap[k] || !X.stage[k] || !X.stage_cap[k])
             return -1;
     }
     X.send_len = calloc(n, sizeof *X.send_len);
@@ -410,6 +437,62 @@ char *mpiw_send_buffer(int r, int64_t n)
     return p;
 }
 
+int mpiw_send_apart(int r, char *at, int64_t len)
+{
+    if (X.napart == X.apart_cap) {
+        int cap = X.apart_cap ? 2 * X.apart_cap : 16;
+        struct apart *a = realloc(X.apart, (size_t)cap * sizeof *a);
+        if (!a)
+            return -1;
+        X.apart = a;
+        X.apart_cap = cap;
+    }
+    X.apart[X.napart++] = (struct apart){at, len, r};
+    return 0;
+}
+
+char *mpiw_stage_buffer(int r, int64_t n)
+{
+    int k = X.round & 1;
+    return reserve(&X.stage[k][r], &X.stage_cap[k][r], n > 0 ? n : 1);
+}
+
+/* Room for n more requests of the payloads sent apart (a realloc: a
+ * request is a handle, which may move while MPI works on it). */
+static int reserve_apart(int64_t n)
+{
+    if (X.nareq + n <= X.areq_cap)
+        return 0;
+    int64_t cap = X.nareq + n > 2 * (int64_t)X.areq_cap ? X.nareq + n : 2 * (int64_t)X.areq_cap;
+    MPI_Request *q = realloc(X.areqs, (size_t)cap * sizeof *q);
+    if (!q)
+        return -1;
+    X.areqs = q;
+    X.areq_cap = (int)cap;
+    return 0;
+}
+
+/* Posts the messages of a payload sent apart, as post_pieces a block's. */
+static int post_apart(int send, char *at, int64_t len, int r)
+{
+    if (reserve_apart(pieces(len)) != 0)
+        return -1;
+    for (int64_t o = 0; o < len; o += block_limit) {
+        int count = (int)(len - o < block_limit ? len - o : block_limit);
+        int rc = send ? M.isend(at + o, count, M.byte, r, apart_tag(), M.comm, &X.areqs[X.nareq])
+                      : M.irecv(at + o, count, M.byte, r, apart_tag(), M.comm, &X.areqs[X.nareq]);
+        if (rc != MPI_SUCCESS)
+            return -1;
+        X.nareq++;
+    }
+    return 0;
+}
+
+int mpiw_recv_apart(int r, char *at, int64_t len)
+{
+    return post_apart(0, at, len, r);
+}
+
 void mpiw_traffic(int64_t *msgs, int64_t *bytes)
 {
     *msgs = X.sent_msgs;
@@ -432,6 +515,8 @@ int mpiw_step(int r)
 int mpiw_round(int kind, int step)
 {
     memset(X.send_len, 0, (size_t)X.ranks * sizeof *X.send_len);
+    X.napart = 0;
+    X.nareq = 0;
     if (mpiw_posted) {
         mpiw_posted = 0;
         if (goMPIPack() != 0)
@@ -450,6 +535,10 @@ int mpiw_round(int kind, int step)
             X.sent_msgs += pieces(X.send_len[r]);
             X.sent_bytes += X.send_len[r];
         }
+    for (int i = 0; i < X.napart; i++) {
+        X.sent_msgs += pieces(X.apart[i].len);
+        X.sent_bytes += X.apart[i].len;
+    }
     for (int r = 0; r < X.ranks; r++)
         if (header_kind(X.in + r * X.words) != kind)
             return MPIW_DIVERGED;
@@ -476,6 +565,11 @@ int mpiw_round(int kind, int step)
     test_delay();
     if (mpiw_post(X.ranks, X.round & BLOCK_TAGS, X.send, X.send_len, X.recv[k], X.recv_len) != 0)
         return MPIW_FAILED;
+    /* payloads sent apart: after their blocks, in the order their records
+     * take in them (the receiver posts its receives in that order) */
+    for (int i = 0; i < X.napart; i++)
+        if (post_apart(1, X.apart[i].at, X.apart[i].len, X.apart[i].rank) != 0)
+            return MPIW_FAILED;
     char order[256];
     int at = 0;
     for (;;) {
@@ -491,5 +585,13 @@ int mpiw_round(int kind, int step)
     }
     if (T.trace && at > 0)
         fprintf(stderr, "ebsp mpi: rank %d round %d: blocks arrived from%s\n", X.me, X.round, order);
+    /* the payloads sent apart: those to this rank land in their targets or
+     * in the rebuilt blocks, those from it leave the shim's logs free */
+    if (X.nareq > 0) {
+        int rc = M.waitall(X.nareq, X.areqs, NULL);
+        X.nareq = 0;
+        if (rc != MPI_SUCCESS)
+            return MPIW_FAILED;
+    }
     return 0;
 }

@@ -36,6 +36,15 @@ void mpiw_section_end(void);
 extern int mpiw_posted;
 /* Room for n bytes to rank r in this round (goMPIPack). */
 char *mpiw_send_buffer(int r, int64_t n);
+/* A record's payload of len bytes at at (memory kept until the round
+ * ends) sent to rank r as its own messages after the block, from where it
+ * lies: no copy into the block. Its receiver posts mpiw_recv_apart for it
+ * when the block arrives, in the same order, into the put's target or a
+ * block it rebuilds in mpiw_stage_buffer (rank r's, valid as a received
+ * block is). */
+int mpiw_send_apart(int r, char *at, int64_t len);
+int mpiw_recv_apart(int r, char *at, int64_t len);
+char *mpiw_stage_buffer(int r, int64_t n);
 /* A round whose cores wait in a barrier of kind, in superstep step: 0; MPIW_FAILED (an MPI
  * call failed), MPIW_DIVERGED (ranks wait in different kinds: mpiw_kind),
  * MPIW_UNPACKED (the Go side failed; it said why), MPIW_STOPPED (the run

@@ -140,6 +140,50 @@ type World struct {
 	posted        [engine.Lanes]atomic.Bool       // lanes to pack in the next round
 	flags         **C.int32_t                     // the flag words, C memory
 	err           error                           // of the last pack or unpack
+	place         func(src, dst int) engine.Placement
+	entries       []entryPlan // pack's plan of a rank's block
+	segs          []segment
+	targets       []unsafe.Pointer // unpack's: where each payload sent apart goes (nil: the rebuilt block)
+}
+
+// A record whose payload is at least apartMin bytes, in the shim's logs
+// (C memory, kept until the round ends), is sent apart: its header alone
+// in the block, its payload as its own messages straight from the log
+// (no copy into the block), received where the engine's Placement says:
+// into the put's target (no copy when the sync applies it), or into a
+// block rebuilt around it. Below apartMin a message costs more than the
+// copies it saves.
+const apartMin = 32 << 10
+
+// apartWalk bounds the look for large records in a part: after this many
+// small records in a row the rest goes in the block as it is, so that a
+// log of many small puts costs a few records' look, not a walk.
+const apartWalk = 64
+
+// apartFlag marks, in a record's kind word in a block, a record whose
+// payload follows apart.
+const apartFlag = 1 << 31
+
+// segment is a run of records that goes in the block, or one record sent
+// apart.
+type segment struct {
+	data  []byte
+	apart bool
+}
+
+// entryPlan is an entry of a rank's block: its segments and its size.
+type entryPlan struct {
+	lane       engine.Lane
+	src, dst   int
+	segs, size int // segments (w.segs[first:first+segs] after the previous entries'), bytes in the block
+	apart      int
+}
+
+// part is what a source has for a destination: its engine block (Go
+// memory) or records another layer keeps (C memory).
+type part struct {
+	data     []byte
+	external bool
 }
 
 // active is the section's world, for mpi.c's calls of goMPIPack and
@@ -172,6 +216,10 @@ func (p *Process) NewWorld(nprocs int, flags []*[2]atomic.Int32) (*World, error)
 	active = w
 	return w, nil
 }
+
+// UsePlacement lets the world receive large puts into their targets where
+// place (the engine's Machine.Placement) allows.
+func (w *World) UsePlacement(place func(src, dst int) engine.Placement) { w.place = place }
 
 // LocalMemory: the cores of a rank share its memory (engine.LocalMemory).
 func (w *World) LocalMemory() bool { return true }
@@ -303,7 +351,7 @@ func goMPIPack() C.int {
 //export goMPIUnpack
 func goMPIUnpack(rank C.int, buf *C.char, n C.int64_t) C.int {
 	w := active
-	if err := w.unpack(unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))); err != nil {
+	if err := w.unpack(int(rank), unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))); err != nil {
 		w.err = fmt.Errorf("from rank %d: %v", rank, err)
 		return -1
 	}
@@ -312,15 +360,32 @@ func goMPIUnpack(rank C.int, buf *C.char, n C.int64_t) C.int {
 
 // pack writes into rank r's send buffer every posted block of this rank's
 // cores for r's cores; the blocks of one source and destination in one
-// lane go as one entry.
+// lane go as one entry, large records' payloads apart (mpiw_send_apart).
 func (w *World) pack(r int) error {
 	lo, hi := r*w.p.PerRank, min((r+1)*w.p.PerRank, w.nprocs)
+	w.entries, w.segs = w.entries[:0], w.segs[:0]
 	size := 0
-	w.eachPosted(lo, hi, func(_ engine.Lane, _, _ int, parts [][]byte) {
-		size += entryHeader
+	w.eachPosted(lo, hi, func(lane engine.Lane, src, dst int, parts []part) {
+		e := entryPlan{lane: lane, src: src, dst: dst}
+		first := len(w.segs)
 		for _, p := range parts {
-			size += len(p)
+			if p.external && len(p.data) >= apartMin {
+				w.split(p.data)
+			} else {
+				w.segs = append(w.segs, segment{data: p.data})
+			}
 		}
+		for _, sg := range w.segs[first:] {
+			if sg.apart {
+				e.size += recHeader
+				e.apart++
+			} else {
+				e.size += len(sg.data)
+			}
+		}
+		e.segs = len(w.segs) - first
+		w.entries = append(w.entries, e)
+		size += entryHeader + e.size
 	})
 	if size == 0 {
 		return nil
@@ -330,26 +395,66 @@ func (w *World) pack(r int) error {
 		return errors.New("out of memory for an MPI send buffer")
 	}
 	buf := unsafe.Slice((*byte)(unsafe.Pointer(p)), size)
-	at := 0
-	w.eachPosted(lo, hi, func(lane engine.Lane, src, dst int, parts [][]byte) {
-		n := 0
-		for _, part := range parts {
-			n += copy(buf[at+entryHeader+n:], part)
+	at, seg := 0, 0
+	for _, e := range w.entries {
+		binary.LittleEndian.PutUint32(buf[at:], uint32(e.lane)|uint32(e.apart)<<8)
+		binary.LittleEndian.PutUint32(buf[at+4:], uint32(e.src))
+		binary.LittleEndian.PutUint32(buf[at+8:], uint32(e.dst))
+		binary.LittleEndian.PutUint32(buf[at+12:], uint32(e.size))
+		at += entryHeader
+		for _, sg := range w.segs[seg : seg+e.segs] {
+			if !sg.apart {
+				at += copy(buf[at:], sg.data)
+				continue
+			}
+			copy(buf[at:at+recHeader], sg.data)
+			binary.LittleEndian.PutUint32(buf[at:], binary.LittleEndian.Uint32(sg.data)|apartFlag)
+			at += recHeader
+			n := int(binary.LittleEndian.Uint32(sg.data[12:]))
+			if C.mpiw_send_apart(C.int(r), (*C.char)(unsafe.Pointer(&sg.data[recHeader])), C.int64_t(n)) != 0 {
+				return errors.New("out of memory for an MPI send")
+			}
 		}
-		binary.LittleEndian.PutUint32(buf[at:], uint32(lane))
-		binary.LittleEndian.PutUint32(buf[at+4:], uint32(src))
-		binary.LittleEndian.PutUint32(buf[at+8:], uint32(dst))
-		binary.LittleEndian.PutUint32(buf[at+12:], uint32(n))
-		at += entryHeader + n
-	})
+		seg += e.segs
+	}
 	return nil
+}
+
+// recHeader is the size of a record's header (engine/transport.go: kind,
+// two arguments, payload length; the payload follows, padded to 8).
+const recHeader = 16
+
+// split appends to w.segs the records of data (whole records, C memory),
+// those with a payload of apartMin bytes or more apart.
+func (w *World) split(data []byte) {
+	at, start, small := 0, 0, 0
+	for at+recHeader <= len(data) && small < apartWalk {
+		n := int(binary.LittleEndian.Uint32(data[at+12:]))
+		size := recHeader + (n+7)&^7
+		if n < 0 || size > len(data)-at {
+			break // not a record: the receiver says so
+		}
+		if n < apartMin {
+			small++
+		} else {
+			if at > start {
+				w.segs = append(w.segs, segment{data: data[start:at]})
+			}
+			w.segs = append(w.segs, segment{data: data[at : at+size], apart: true})
+			start, small = at+size, 0
+		}
+		at += size
+	}
+	if start < len(data) {
+		w.segs = append(w.segs, segment{data: data[start:]})
+	}
 }
 
 // eachPosted visits, for each posted lane, source of this rank and
 // destination among lo..hi-1, what the source has for it: its block, then
 // its external records (records are whole and padded, so they join).
-func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int, parts [][]byte)) {
-	var parts [][]byte
+func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int, parts []part)) {
+	var parts []part
 	for lane := range w.posted {
 		if !w.posted[lane].Load() {
 			continue
@@ -358,11 +463,11 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 			for dst := lo; dst < hi; dst++ {
 				parts = parts[:0]
 				if blocks := w.out[i][lane]; blocks != nil && blocks[dst] != nil && len(blocks[dst].Bytes()) > 0 {
-					parts = append(parts, blocks[dst].Bytes())
+					parts = append(parts, part{data: blocks[dst].Bytes()})
 				}
 				for _, e := range w.external[i] {
 					if int(e.lane) == lane && e.dst == dst && len(e.records) > 0 {
-						parts = append(parts, e.records)
+						parts = append(parts, part{data: e.records, external: true})
 					}
 				}
 				if len(parts) > 0 {
@@ -373,18 +478,52 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 	}
 }
 
-// unpack makes the received blocks show a rank's block (Reset ends it).
-func (w *World) unpack(buf []byte) error {
-	for len(buf) > 0 {
-		if len(buf) < entryHeader {
-			return errors.New("a truncated block")
+// unpack makes the received blocks show rank r's block (Reset ends it):
+// in place, or, for entries with payloads sent apart, rebuilt in a staging
+// buffer around the payloads that do not go straight to their targets.
+func (w *World) unpack(r int, buf []byte) error {
+	stage, err := w.planApart(buf)
+	if err != nil {
+		return err
+	}
+	var staged []byte
+	if stage > 0 {
+		p := C.mpiw_stage_buffer(C.int(r), C.int64_t(stage))
+		if p == nil {
+			return errors.New("out of memory for an MPI receive")
 		}
-		lane := int(binary.LittleEndian.Uint32(buf))
-		src := int(binary.LittleEndian.Uint32(buf[4:]))
-		dst := int(binary.LittleEndian.Uint32(buf[8:]))
-		n := int(binary.LittleEndian.Uint32(buf[12:]))
-		if lane >= engine.Lanes || src >= w.nprocs || !w.Local(dst) || entryHeader+n > len(buf) {
-			return errors.New("a block with a bad entry")
+		staged = unsafe.Slice((*byte)(unsafe.Pointer(p)), stage)
+	}
+	next, at := 0, 0
+	for len(buf) > 0 {
+		lane, apart, src, dst, n := entryOf(buf)
+		data := buf[entryHeader : entryHeader+n]
+		buf = buf[entryHeader+n:]
+		if apart > 0 {
+			start := at
+			for len(data) > 0 {
+				k := binary.LittleEndian.Uint32(data)
+				if k&apartFlag == 0 {
+					size := recHeader + (int(binary.LittleEndian.Uint32(data[12:]))+7)&^7
+					at += copy(staged[at:], data[:size])
+					data = data[size:]
+					continue
+				}
+				size := int(binary.LittleEndian.Uint32(data[12:]))
+				into := w.targets[next]
+				next++
+				if into == nil {
+					copy(staged[at:], data[:recHeader])
+					binary.LittleEndian.PutUint32(staged[at:], k&^apartFlag)
+					into = unsafe.Pointer(&staged[at+recHeader])
+					at += recHeader + (size+7)&^7
+				}
+				if C.mpiw_recv_apart(C.int(r), (*C.char)(into), C.int64_t(size)) != 0 {
+					return errors.New("an MPI receive failed")
+				}
+				data = data[recHeader:]
+			}
+			data = staged[start:at]
 		}
 		blocks := w.in[lane][src]
 		if blocks == nil {
@@ -396,14 +535,77 @@ func (w *World) unpack(buf []byte) error {
 			b = engine.NewBlock()
 			blocks[dst-w.lo] = b
 		}
-		// in place: mpi.c keeps the block until the round after next, and
-		// the engine delivers it before then (a lane comes in one round)
-		if err := b.View(buf[entryHeader : entryHeader+n]); err != nil {
+		// in place: mpi.c keeps the block (and the staging buffer) until
+		// the round after next, and the engine delivers it before then (a
+		// lane comes in one round)
+		if err := b.View(data); err != nil {
 			return err
 		}
-		buf = buf[entryHeader+n:]
 	}
 	return nil
+}
+
+// entryOf reads an entry's header (checked by planApart).
+func entryOf(buf []byte) (lane, apart, src, dst, n int) {
+	word := binary.LittleEndian.Uint32(buf)
+	return int(word & 0xff), int(word >> 8), int(binary.LittleEndian.Uint32(buf[4:])),
+		int(binary.LittleEndian.Uint32(buf[8:])), int(binary.LittleEndian.Uint32(buf[12:]))
+}
+
+// planApart checks a rank's block and decides where each payload sent
+// apart goes (w.targets, in order), asking the engine's Placement record
+// by record; it returns the bytes the rebuilt entries take.
+func (w *World) planApart(buf []byte) (int, error) {
+	w.targets = w.targets[:0]
+	stage := 0
+	for len(buf) > 0 {
+		if len(buf) < entryHeader {
+			return 0, errors.New("a truncated block")
+		}
+		lane, apart, src, dst, n := entryOf(buf)
+		if lane >= engine.Lanes || src >= w.nprocs || !w.Local(dst) || entryHeader+n > len(buf) {
+			return 0, errors.New("a block with a bad entry")
+		}
+		data := buf[entryHeader : entryHeader+n]
+		buf = buf[entryHeader+n:]
+		if apart == 0 {
+			continue
+		}
+		var pl engine.Placement
+		if w.place != nil {
+			pl = w.place(src, dst)
+		}
+		var header [recHeader]byte
+		for len(data) > 0 {
+			if len(data) < recHeader {
+				return 0, errors.New("a block with a truncated record")
+			}
+			copy(header[:], data)
+			k := binary.LittleEndian.Uint32(data)
+			size := int(binary.LittleEndian.Uint32(data[12:]))
+			if k&apartFlag == 0 {
+				rec := recHeader + (size+7)&^7
+				if size < 0 || rec > len(data) {
+					return 0, errors.New("a block with a truncated record")
+				}
+				pl.Record(header[:], false)
+				stage += rec
+				data = data[rec:]
+				continue
+			}
+			if size < apartMin {
+				return 0, errors.New("a block with a bad record")
+			}
+			binary.LittleEndian.PutUint32(header[:], k&^apartFlag)
+			into := pl.Record(header[:], true)
+			w.targets = append(w.targets, into)
+			if into == nil {
+				stage += recHeader + (size+7)&^7
+			}
+			data = data[recHeader:]
+		}
+	}
+	return stage, nil
 }
 
 // Ranks is the number of ranks of the section.

@@ -160,6 +160,42 @@ static void spmd(void)
     bsp_get(prev, big, (n - 1) * sizeof(double), &back, sizeof back);
     bsp_sync();
     check("large offsets", big[n - 1] == 1.0 + prev && back == 1.0 + ((prev + p - 1) % p));
+
+    /* puts of 32 KiB and more (under mpirun their bytes travel apart and
+     * may land in the target as they arrive): issue order against
+     * overlapping puts before and after them, the source copied at the
+     * call, and a get of the same superstep reads the bytes from before */
+    size_t m = 8192; /* 64 KiB of doubles */
+    double *blk = malloc(m * sizeof(double));
+    for (size_t i = 0; i < m; i++)
+        blk[i] = 1.0 + s;
+    double early = -1, late = -2;
+    bsp_put(next, &early, big, 8 * sizeof(double), sizeof early); /* the block overwrites it */
+    bsp_put(next, blk, big, 0, m * sizeof(double));
+    bsp_put(next, &late, big, 16 * sizeof(double), sizeof late); /* overwrites the block */
+    for (size_t i = 0; i < m; i++)
+        blk[i] = -3;
+    bsp_sync();
+    int order = big[0] == 1.0 + prev && big[8] == 1.0 + prev && big[16] == -2 && big[m - 1] == 1.0 + prev;
+    for (size_t i = 0; i < m; i++)
+        blk[i] = 100.0 + s;
+    double seen = 0;
+    bsp_put(next, blk, big, 0, m * sizeof(double));
+    bsp_get(next, big, (m - 1) * sizeof(double), &seen, sizeof seen);
+    bsp_sync();
+    int after_get = seen == 1.0 + s && big[0] == 100.0 + prev && big[m - 1] == 100.0 + prev;
+    for (size_t i = 0; i < m; i++)
+        blk[i] = 200.0 + s;
+    double elsewhere = -4;
+    bsp_put(next, &elsewhere, big, (m + 8) * sizeof(double), sizeof elsewhere);
+    bsp_put(next, blk, big, 0, m * sizeof(double)); /* nothing before it overlaps: lands at once */
+    bsp_put(next, &late, big, 24 * sizeof(double), sizeof late);
+    for (size_t i = 0; i < m; i++)
+        blk[i] = -5;
+    bsp_sync();
+    int alone = big[0] == 200.0 + prev && big[m - 1] == 200.0 + prev && big[24] == -2 && big[m + 8] == -4;
+    check("puts of 64 KiB: issue order, source copied, gets first", order && after_get && alone);
+    free(blk);
     bsp_pop_reg(big);
     bsp_pop_reg(&x);
     bsp_pop_reg(arr);
