@@ -14,8 +14,8 @@ import (
 //   - no get in the superstep (on any core: the flags are merged by the
 //     round that calls this): phase A reads get sources, and a put wins
 //     over a get destination written in phase B;
-//   - neither statistics (which count each put where it is applied) nor
-//     strict checks (which apply puts by source pid);
+//   - not strict checks (which apply puts by source pid); statistics
+//     count a placed put here, into its core's received bytes (stats.go);
 //   - the record's target registered and the bytes inside it, as
 //     applyPuts checks (else the sync reports it, from the buffer);
 //   - no earlier record of the same source for the same core writes any of
@@ -44,7 +44,7 @@ func (m *Machine) Placement(src, dst int) Placement {
 	}
 	c := m.cores[dst]
 	mc := &m.comm
-	ok := !m.stats.on && mc.checks != CheckStrict && !c.local(src) && c.local(dst) &&
+	ok := mc.checks != CheckStrict && !c.local(src) && c.local(dst) &&
 		!c.flagged(mc.gets) && !c.flagged(mc.directGets)
 	return Placement{c: c, ok: ok}
 }
@@ -78,6 +78,9 @@ func (p *Placement) Record(header []byte, apart bool) unsafe.Pointer {
 	reg, found := p.c.slot(slot)
 	if !found || reg.addr == nil || offset < 0 || hi > p.c.checkedSize(reg) {
 		return nil
+	}
+	if p.c.m.stats.on {
+		p.c.received[p.c.Superstep()%2].putBytes.Add(int64(n))
 	}
 	return addAt(reg.addr, offset)
 }
