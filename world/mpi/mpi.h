@@ -23,10 +23,12 @@ int mpiw_bcast_int(int *value);
  * ranks: one all-to-all of headers (the bytes that follow for that rank,
  * the barrier the rank's cores wait in, the flag words), then a block to
  * each rank with bytes for it, the blocks received unpacked in order of
- * arrival. It knows nothing of BSP: the Go side packs (goMPIPack, into
- * mpiw_send_buffer) when mpiw_posted is set, and unpacks (goMPIUnpack:
- * the block stays valid until the round after next, so it is read in
- * place); the flag words are merged by maximum. */
+ * arrival. It knows nothing of BSP: the Go side packs (pack, into
+ * mpiw_send_buffer) when mpiw_posted is set, and unpacks (unpack: the
+ * block stays valid until the round after next, so it is read in place);
+ * the flag words are merged by maximum. Both return 0, or -1 when they
+ * failed (they say why). */
+void mpiw_packers(int (*pack)(void), int (*unpack)(int rank, char *block, int64_t n));
 
 /* Begins a section of ranks ranks, whose flag words (each an int32 that
  * only grows) are flags[0..nflags-1]. Returns 0, or -1 out of memory. */
@@ -34,7 +36,7 @@ int mpiw_section(int ranks, int32_t *const *flags, int nflags);
 void mpiw_section_end(void);
 /* Set when a core packed records since the last round. */
 extern int mpiw_posted;
-/* Room for n bytes to rank r in this round (goMPIPack). */
+/* Room for n bytes to rank r in this round (the packer's). */
 char *mpiw_send_buffer(int r, int64_t n);
 /* A record's payload of len bytes at at (memory kept until the round
  * ends) sent to rank r as its own messages after the block, from where it

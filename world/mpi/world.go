@@ -13,6 +13,7 @@ package mpi
 #cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "mpi.h"
+void mpiw_use_go_packers(void); // packers.c
 */
 import "C"
 
@@ -40,6 +41,7 @@ func Join(perRank int) (*Process, error) {
 	if C.mpiw_init(&rank, &ranks, &why) != 0 {
 		return nil, errors.New(C.GoString(why))
 	}
+	C.mpiw_use_go_packers()
 	return &Process{Rank: int(rank), Ranks: int(ranks), PerRank: perRank}, nil
 }
 
@@ -186,8 +188,8 @@ type part struct {
 	external bool
 }
 
-// active is the section's world, for mpi.c's calls of goMPIPack and
-// goMPIUnpack.
+// active is the section's world, for the round's calls of goMPIPack and
+// goMPIUnpack (mpi.c calls them through pointers, packers.c).
 var active *World
 
 // entryHeader frames one engine block in a rank's block: lane, source,
