@@ -290,6 +290,10 @@ func compareRun(t *testing.T, dir, build, bin string, env []string) []string {
 	return diffs
 }
 
+// programTimeout bounds one run of a test program: the slowest take a few
+// seconds, the watchdog tests about ten.
+const programTimeout = 3 * time.Minute
+
 // runProgram runs bin with args and extra environment; it returns stdout,
 // stderr and the exit status as a shell reports it.
 func runProgram(t *testing.T, bin string, args, env []string) (string, string, int) {
@@ -299,6 +303,7 @@ func runProgram(t *testing.T, bin string, args, env []string) (string, string, i
 	// A binary written just before (copyFiles) can be held open for writing
 	// by a child another parallel test forked at that moment: exec then
 	// fails with ETXTBSY until that child has exec'ed too (golang.org/issue/22315).
+	hung := false
 	for try := 0; ; try++ {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = filepath.Dir(bin)
@@ -306,7 +311,19 @@ func runProgram(t *testing.T, bin string, args, env []string) (string, string, i
 		stdout.Reset()
 		stderr.Reset()
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err = cmd.Run()
+		if err = cmd.Start(); err == nil {
+			// a program that hangs fails here with what it printed, not
+			// the whole package at go test's 10-minute limit
+			timer := time.AfterFunc(programTimeout, func() {
+				hung = true
+				cmd.Process.Signal(syscall.SIGKILL)
+			})
+			err = cmd.Wait()
+			timer.Stop()
+		}
+		if hung {
+			t.Fatalf("%s %v: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s", bin, args, programTimeout, stdout.String(), stderr.String())
+		}
 		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
 			break
 		}
