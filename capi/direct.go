@@ -27,15 +27,21 @@ func (directDRMA) WriteGets(int) { C.direct_write_gets() }
 
 func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
+// coreTable is core pid's entry of the running section's C core table,
+// and the section's core count; nil when there is none.
+func coreTable(pid int) (*C.struct_ebsp_core, int) {
+	n := int(C.ebsp_active_nprocs)
+	if current.cores == nil || pid < 0 || pid >= n {
+		return nil, n
+	}
+	return &unsafe.Slice(current.cores, n)[pid], n
+}
+
 // Wired hands the engine the records core src packed for cores of other
 // processes in this superstep (wire_put), and empties their logs.
 func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
-	n := int(C.ebsp_active_nprocs)
-	if current.cores == nil || src >= n {
-		return
-	}
-	core := &unsafe.Slice(current.cores, n)[src]
-	if core.wire_to == nil {
+	core, n := coreTable(src)
+	if core == nil || core.wire_to == nil {
 		return
 	}
 	stamp := core.superstep + 1
@@ -50,12 +56,8 @@ func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
 // Tally hands the engine what core pid counted of its direct requests in
 // this superstep, per other core (direct.c), and zeroes it.
 func (directDRMA) Tally(pid int, visit func(peer int, t engine.DirectTally)) {
-	n := int(C.ebsp_active_nprocs)
-	if current.cores == nil || pid >= n {
-		return
-	}
-	core := &unsafe.Slice(current.cores, n)[pid]
-	if core.tally == nil {
+	core, n := coreTable(pid)
+	if core == nil || core.tally == nil {
 		return
 	}
 	for peer, t := range unsafe.Slice(core.tally, n) {
@@ -73,11 +75,10 @@ func (directDRMA) Tally(pid int, visit func(peer int, t engine.DirectTally)) {
 // Sent reads core src's log of messages to dst in superstep step from the
 // core table (no call into C: the engine asks once per source).
 func (directDRMA) Sent(src, dst, step int) (unsafe.Pointer, int) {
-	n := int(C.ebsp_active_nprocs)
-	if current.cores == nil || src >= n || dst >= n {
+	core, n := coreTable(src)
+	if core == nil || dst >= n {
 		return nil, 0
 	}
-	core := &unsafe.Slice(current.cores, n)[src]
 	logs := core.send_to[step&1]
 	if logs == nil {
 		return nil, 0
