@@ -151,6 +151,12 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
 
 void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
+    if (!world_local(pid)) { /* completes at the sync, as BSPlib allows */
+        struct ebsp_core *self = ebsp_self;
+        if (!self || !wire_put_fast(self, pid, src, dst, offset, nbytes))
+            hpput_slow(pid, src, dst, offset, nbytes);
+        return;
+    }
     char *remote = src ? hp_fast(pid, dst, offset, nbytes) : NULL;
     if (remote)
         memcpy(remote + offset, src, (size_t)nbytes); /* measured: faster than copy_small here (hpput8 g) */

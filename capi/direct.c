@@ -275,6 +275,7 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
         h[3] = (uint32_t)len;
         copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
         copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
+        d->last = (size_t)((unsigned char *)h - d->log.buf);
         count_send(self, &self->wire, pid, nbytes);
     }
     return status;
@@ -290,10 +291,12 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
     struct ebsp_dlog *d = slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
     if (!d)
         return DIRECT_ELSEWHERE;
+    if (self->wire.counted != stamp && wire_extend(&self->wire, d, slot, offset, src, nbytes))
+        return DIRECT_LOGGED;
     int status;
     uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
     if (h) {
-        wire_fill(h, slot, offset, src, nbytes);
+        wire_fill(d, h, slot, offset, src, nbytes);
         count_put(self, &self->wire, pid, nbytes);
     }
     return status;

@@ -118,14 +118,46 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     return 1;
 }
 
-/* The record of a put to another process (wire_put) in room at h. */
-static inline void wire_fill(uint32_t *h, int slot, int offset, const void *src, int nbytes)
+/* The record of a put to another process (wire_put) in room at h, the
+ * last record of d's log. */
+static inline void wire_fill(struct ebsp_dlog *d, uint32_t *h, int slot, int offset, const void *src, int nbytes)
 {
     h[0] = WIRE_KIND_PUT;
     h[1] = (uint32_t)slot;
     h[2] = (uint32_t)offset;
     h[3] = (uint32_t)nbytes;
     copy_small(h + WIRE_HEADER / 4, src, (size_t)nbytes);
+    d->last = (size_t)((unsigned char *)h - d->log.buf);
+}
+
+/* The longest run of puts one record carries (wire_extend). */
+enum { WIRE_RUN_MAX = 1 << 30 };
+
+/* Appends a put to the last record of d's log when that is a put to the
+ * same variable ending where this one starts: a loop of small puts to
+ * consecutive words of one core becomes one record, which costs a header
+ * and a copy at the receiver instead of one per put. Nothing lies between
+ * the two in issue order for that core, so the result is the same. Not
+ * when statistics count the puts (the receiver counts records). 0 when it
+ * cannot; budget is the wire log whose budget the bytes spend. */
+static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int slot, int offset, const void *src, int nbytes)
+{
+    struct ebsp_bytes *b = &d->log;
+    if (d->last >= b->used)
+        return 0;
+    uint32_t *h = (uint32_t *)(b->buf + d->last);
+    size_t len = h[3];
+    if (d->last + WIRE_HEADER + direct_padded(len) != b->used || h[0] != WIRE_KIND_PUT || h[1] != (uint32_t)slot ||
+        (size_t)h[2] + len != (size_t)offset || len + (size_t)nbytes > WIRE_RUN_MAX)
+        return 0;
+    size_t grow = direct_padded(len + (size_t)nbytes) - direct_padded(len);
+    if (b->used + grow > b->cap || (int64_t)grow > budget->budget)
+        return 0;
+    copy_small((unsigned char *)(h + WIRE_HEADER / 4) + len, src, (size_t)nbytes);
+    h[3] = (uint32_t)(len + (size_t)nbytes);
+    b->used += grow;
+    budget->budget -= (int64_t)grow;
+    return 1;
 }
 
 /* wire_put's fast path, inline in bsp_put: the same variable as the last
@@ -139,10 +171,12 @@ static inline int wire_put_fast(struct ebsp_core *self, int pid, const void *src
         (int64_t)offset + nbytes > self->wire_bound[pid])
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
+    if (wire_extend(&self->wire, d, self->wire_slot, offset, src, nbytes))
+        return 1;
     uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
     if (!h)
         return 0;
-    wire_fill(h, self->wire_slot, offset, src, nbytes);
+    wire_fill(d, h, self->wire_slot, offset, src, nbytes);
     return 1;
 }
 

@@ -35,6 +35,7 @@ struct ebsp_dlog {
     struct ebsp_bytes log;
     int64_t budget;
     int32_t stamp, counted;
+    size_t last; /* where the log's last record starts (wire logs, direct.h) */
 };
 
 /* A core's direct requests to or from one other core in this superstep,
