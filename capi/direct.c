@@ -255,6 +255,7 @@ static struct ebsp_dlog *wire_log(struct ebsp_core *self, int pid, int32_t stamp
     if (d->stamp != stamp) {
         d->stamp = stamp;
         d->log.used = 0;
+        d->run_end = 0;
     }
     return d;
 }
@@ -275,7 +276,7 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
         h[3] = (uint32_t)len;
         copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
         copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
-        d->last = (size_t)((unsigned char *)h - d->log.buf);
+        d->run_end = 0;
         count_send(self, &self->wire, pid, nbytes);
     }
     return status;

@@ -119,7 +119,7 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
 }
 
 /* The record of a put to another process (wire_put) in room at h, the
- * last record of d's log. */
+ * last record of d's log, where a run of puts may go on (wire_extend). */
 static inline void wire_fill(struct ebsp_dlog *d, uint32_t *h, int slot, int offset, const void *src, int nbytes)
 {
     h[0] = WIRE_KIND_PUT;
@@ -127,7 +127,10 @@ static inline void wire_fill(struct ebsp_dlog *d, uint32_t *h, int slot, int off
     h[2] = (uint32_t)offset;
     h[3] = (uint32_t)nbytes;
     copy_small(h + WIRE_HEADER / 4, src, (size_t)nbytes);
-    d->last = (size_t)((unsigned char *)h - d->log.buf);
+    d->run_at = (size_t)((unsigned char *)h - d->log.buf);
+    d->run_end = d->log.used;
+    d->run_slot = (uint32_t)slot;
+    d->run_next = (uint32_t)offset + (uint32_t)nbytes;
 }
 
 /* The longest run of puts one record carries (wire_extend). */
@@ -139,31 +142,31 @@ enum { WIRE_RUN_MAX = 1 << 30 };
  * and a copy at the receiver instead of one per put. Nothing lies between
  * the two in issue order for that core, so the result is the same. Not
  * when statistics count the puts (the receiver counts records). 0 when it
- * cannot; budget is the wire log whose budget the bytes spend. */
+ * cannot; budget is the wire log whose budget the bytes spend. Any other
+ * record appended to the log, or its reset, ends the run (run_end). */
 static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int slot, int offset, const void *src, int nbytes)
 {
     struct ebsp_bytes *b = &d->log;
-    if (d->last >= b->used)
+    if (d->run_end != b->used || !d->run_end || d->run_slot != (uint32_t)slot || d->run_next != (uint32_t)offset)
         return 0;
-    uint32_t *h = (uint32_t *)(b->buf + d->last);
+    uint32_t *h = (uint32_t *)(b->buf + d->run_at);
     size_t len = h[3];
-    if (d->last + WIRE_HEADER + direct_padded(len) != b->used || h[0] != WIRE_KIND_PUT || h[1] != (uint32_t)slot ||
-        (size_t)h[2] + len != (size_t)offset || len + (size_t)nbytes > WIRE_RUN_MAX)
-        return 0;
     size_t grow = direct_padded(len + (size_t)nbytes) - direct_padded(len);
-    if (b->used + grow > b->cap || (int64_t)grow > budget->budget)
+    if (b->used + grow > b->cap || (int64_t)grow > budget->budget || len + (size_t)nbytes > WIRE_RUN_MAX)
         return 0;
     copy_small((unsigned char *)(h + WIRE_HEADER / 4) + len, src, (size_t)nbytes);
     h[3] = (uint32_t)(len + (size_t)nbytes);
     b->used += grow;
     budget->budget -= (int64_t)grow;
+    d->run_end = b->used;
+    d->run_next += (uint32_t)nbytes;
     return 1;
 }
 
 /* wire_put's fast path, inline in bsp_put: the same variable as the last
  * put to another process, to a core it put to in this superstep; 0 when
  * wire_put must decide. */
-static inline int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
+static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||

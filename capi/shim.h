@@ -35,7 +35,11 @@ struct ebsp_dlog {
     struct ebsp_bytes log;
     int64_t budget;
     int32_t stamp, counted;
-    size_t last; /* where the log's last record starts (wire logs, direct.h) */
+    /* A wire log's run (direct.h, wire_extend): where its last record
+     * starts, the log's length just after it (0: no run), and the slot and
+     * offset a put must have to go on with it. */
+    size_t run_at, run_end;
+    uint32_t run_slot, run_next;
 };
 
 /* A core's direct requests to or from one other core in this superstep,
