@@ -300,13 +300,6 @@ void bsp_qsize(int *packets, int *accum_bytes)
     sched_leave_if_stopped();
 }
 
-/* Takes the next message (m) off the core's queue. */
-static void pop_message(struct ebsp_core *self, const struct ebsp_msg *m)
-{
-    self->queue.head++;
-    self->queue.bytes -= m->size;
-}
-
 void bsp_get_tag(int *status, void *tag)
 {
     struct ebsp_core *self = active_core();
@@ -322,15 +315,12 @@ void bsp_get_tag(int *status, void *tag)
 
 void bsp_move(void *payload, int buffer_size)
 {
-    struct ebsp_core *self = active_core();
+    struct ebsp_core *self = ebsp_self;
     struct ebsp_msg *m = self ? next_message(self) : NULL;
-    if (m) {
-        pop_message(self, m);
-        intptr_t n = m->size < buffer_size ? m->size : buffer_size;
-        if (n > 0 && payload)
-            copy_small(payload, m->payload, (size_t)n);
-    }
-    sched_leave_if_stopped();
+    if (m)
+        move_message(self, m, payload, buffer_size);
+    else
+        sched_leave_if_stopped();
 }
 
 int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
@@ -339,7 +329,7 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
     struct ebsp_msg *m = self ? next_message(self) : NULL;
     int size = -1;
     if (m) {
-        pop_message(self, m);
+        move_message(self, m, NULL, 0);
         if (tag_ptr_buf)
             *tag_ptr_buf = m->tag;
         if (payload_ptr_buf)

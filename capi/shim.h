@@ -12,6 +12,7 @@
 #include <pthread.h>
 
 #include "../sched/scheduler.h"
+#include "smallcopy.h"
 
 typedef int (*ebsp_kernel_fn)(void);
 
@@ -134,6 +135,19 @@ static inline struct ebsp_msg *next_message(struct ebsp_core *self)
 {
     struct ebsp_msgq *q = &self->queue;
     return q->head < q->n ? &q->msgs[q->head] : NULL;
+}
+
+/* bsp_move of m, the next message (both faces): takes it off the queue
+ * and copies at most buffer_size bytes of its payload. A read of a
+ * message the core holds needs no stop check: the queue is the core's
+ * own, and a loop of reads ends when it is empty, where the calls check. */
+static inline void move_message(struct ebsp_core *self, const struct ebsp_msg *m, void *payload, int buffer_size)
+{
+    self->queue.head++;
+    self->queue.bytes -= m->size;
+    intptr_t n = m->size < buffer_size ? m->size : buffer_size;
+    if (n > 0 && payload)
+        copy_small(payload, m->payload, (size_t)n);
 }
 
 /* ---- waiting for another core's registration ---- */
