@@ -115,8 +115,7 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
     struct ebsp_core *self = ebsp_self;
-    if (!self || !(world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
-                                    : wire_put_fast(self, pid, src, dst, offset, nbytes)))
+    if (!self || !put_fast(self, pid, src, dst, offset, nbytes))
         put_slow(pid, src, dst, offset, nbytes);
 }
 

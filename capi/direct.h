@@ -183,6 +183,13 @@ static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core 
     return 1;
 }
 
+/* bsp_put's inline fast path, for both faces: 1 when the put is logged. */
+static inline int put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    return world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
+                            : wire_put_fast(self, pid, src, dst, offset, nbytes);
+}
+
 /* direct_get's fast path, inline in bsp_get; 0 when direct_get must decide. */
 static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {

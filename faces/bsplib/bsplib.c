@@ -540,8 +540,20 @@ static inline int bl_range(struct ebsp_core *self, const char *call, size_t offs
     return bl_int(self, call, "offset", offset, off) && bl_int(self, call, "size", size, n);
 }
 
+/* The core of a section when pid, offset and size are ints: the calls'
+ * inline fast paths (direct.h) may take the request without its checks,
+ * which those paths make themselves, or hand it on. */
+static inline struct ebsp_core *bl_fast_core(unsigned int pid, size_t offset, size_t size)
+{
+    struct ebsp_core *self = ebsp_self;
+    return self && self->in_section && pid <= INT_MAX && offset <= INT_MAX && size <= INT_MAX ? self : NULL;
+}
+
 void bsplib_put(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
 {
+    struct ebsp_core *fast = bl_fast_core(pid, offset, size);
+    if (fast && put_fast(fast, (int)pid, source, (void *)destination, (int)offset, (int)size))
+        return;
     struct ebsp_core *self = bl_core("bsp_put");
     int off, n;
     int target;
@@ -572,6 +584,9 @@ void bsplib_hpput_int(int pid, const void *source, const void *destination, int 
 
 void bsplib_get(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
 {
+    struct ebsp_core *fast = bl_fast_core(pid, offset, size);
+    if (fast && direct_get_fast(fast, (int)pid, source, (int)offset, destination, (int)size))
+        return;
     struct ebsp_core *self = bl_core("bsp_get");
     int off, n;
     int target;
@@ -644,6 +659,9 @@ void bsplib_set_tagsize_int(int *size)
 
 void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t size)
 {
+    struct ebsp_core *fast = bl_fast_core(pid, 0, size);
+    if (fast && direct_send_fast(fast, (int)pid, tag, payload, (int)size))
+        return;
     struct ebsp_core *self = bl_core("bsp_send");
     int n;
     int target;
