@@ -10,6 +10,9 @@
  * Every delivered byte is verified after each test; failures call bsp_abort.
  */
 #include <bsp.h>
+#ifdef BSP_MICRO_BSPLIB1998 /* a BSPlib of 1998's types, e.g. BSPonMPI (../bsponmpi.sh) */
+typedef bsp_size_t bsp_nprocs_t;
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

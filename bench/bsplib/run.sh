@@ -6,6 +6,7 @@
 #
 #   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
 #   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
+#   BSPONMPI_DIR=...   BSPonMPI too, on P ranks, in the same rounds (../bsponmpi.sh)
 #
 # Without ../shared/bench only the BSPlib form runs. Then calls.c times one
 # call through each face in one process (less exposed to machine noise).
@@ -26,6 +27,10 @@ if [ -f "$shared/host_micro.c" ] && [ -f "$shared/e_micro.c" ]; then
 else
     echo "($shared not found: the EBSP form is skipped)"
 fi
+# shellcheck source=../bsponmpi.sh
+. "$root/bench/bsponmpi.sh"
+other=no
+bsponmpi_build "$here/bsp_micro.c" "$bin/bsp_micro_bsponmpi" && other=yes
 secs=${SECONDS_PER_TEST:-0.5}
 results=$bin/results.txt
 : >"$results"
@@ -36,22 +41,33 @@ for P in ${PS:-2 16}; do
             (cd "$bin" && ./host_micro "$P" "$secs") | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp $P \1 \2/p" >>"$results"
         fi
         "$bin/bsp_micro" "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsplib $P \1 \2/p" >>"$results"
+        if [ "$other" = yes ]; then
+            bsponmpi_run "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi $P \1 \2/p" >>"$results"
+        fi
         r=$((r + 1))
     done
 done
 # medians per (P, metric, face), then one line per (P, metric)
-sort -k2,2n -k3,3 -k1,1 -k4,4g "$results" | awk '
+sort -k2,2n -k3,3 -k1,1 -k4,4g "$results" | awk -v other="$([ "$other" = yes ] && echo 1)" '
     function flush() { if (n) { med[key] = v[int((n + 1) / 2)]; n = 0 } }
     { k = $2 " " $3 " " $1; if (k != key) { flush(); key = k; if (!($2 " " $3 in seen)) { seen[$2 " " $3] = 1; order[++m] = $2 " " $3 } } v[++n] = $4 }
     END {
         flush()
-        printf "%-4s %-22s %14s %14s %8s\n", "P", "metric", "EBSP face", "BSPlib face", "ratio"
+        printf "%-4s %-22s %14s %14s %8s", "P", "metric", "EBSP face", "BSPlib face", "ratio"
+        if (other) printf " %14s %12s", "BSPonMPI", "BSPlib/it"
+        printf "\n"
         for (i = 1; i <= m; i++) {
             split(order[i], a, " ")
             if (a[2] == "P") continue
-            e = med[order[i] " ebsp"]; b = med[order[i] " bsplib"]
+            e = med[order[i] " ebsp"]; b = med[order[i] " bsplib"]; o = med[order[i] " bsponmpi"]
             ratio = (e != "" && e + 0 != 0) ? sprintf("%.2f", b / e) : "-"
-            printf "%-4s %-22s %14s %14s %8s\n", a[1], a[2], (e == "" ? "-" : e), b, ratio
+            printf "%-4s %-22s %14s %14s %8s", a[1], a[2], (e == "" ? "-" : e), b, ratio
+            # how many times better the BSPlib face is: rates up, times down
+            better = "-"
+            if (o != "" && o + 0 > 0 && b + 0 > 0)
+                better = sprintf("%.2fx", a[2] ~ /(GBps|Mmsgps)$/ ? b / o : o / b)
+            if (other) printf " %14s %12s", (o == "" ? "-" : o), better
+            printf "\n"
         }
     }'
 for P in ${PS:-2 16}; do

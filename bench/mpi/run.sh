@@ -10,6 +10,7 @@
 #
 #   bench/mpi/run.sh            (after make lib; `make bench-mpi`)
 #   LAYOUTS="2x1 2x8 tcp:2x1" ROUNDS=3 SECONDS_PER_TEST=0.3
+#   BSPONMPI_DIR=...   BSPonMPI too, one rank per BSP process (../bsponmpi.sh)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -29,6 +30,10 @@ if command -v mpicc >/dev/null; then
 else
     echo "(mpicc not found: Open MPI's floor is not measured; apt-get install libopenmpi-dev)"
 fi
+# shellcheck source=../bsponmpi.sh
+. "$root/bench/bsponmpi.sh"
+other=no
+bsponmpi_build "$root/bench/bsplib/bsp_micro.c" "$bin/bsp_micro_bsponmpi" && other=yes
 opts="--oversubscribe"
 [ "$(id -u)" = 0 ] && opts="$opts --allow-run-as-root"
 secs=${SECONDS_PER_TEST:-0.3}
@@ -65,6 +70,10 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
             mpirun $opts $btl -n "$P" "$bin/mpi_ring" "$secs" |
                 sed -n "s/^RESULT mpi_ring_us \([0-9]*\) \([-0-9.e+]*\) .*/mpi ring_\1_us \2/p" >>"$res"
         fi
+        if [ "$other" = yes ]; then # BSPonMPI: one rank per BSP process
+            bsponmpi_run "$P" "$secs" "${btl#--mca btl }" |
+                sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi \1 \2/p" >>"$res"
+        fi
         # shellcheck disable=SC2086
         mpirun $opts $btl -n "$R" -x EBSP_RANK_CORES="$C" "$bin/lqcd_ring" "$secs" |
             sed -n "s/^RESULT lqcd_ring_us \([0-9]*\) \([-0-9.e+]*\) .*/ebsp ring_\1_us \2/p" >>"$res"
@@ -75,6 +84,15 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
     for m in sync_us put8_g_ns put8_h${H}_us put_blk_GBps get_blk_GBps send16_Mmsgps; do
         echo "  libebsp $m $(get ebsp "$m")"
     done
+    if [ "$other" = yes ]; then
+        for m in sync_us put8_g_ns put_blk_GBps send16_Mmsgps; do
+            e=$(get ebsp "$m")
+            o=$(get bsponmpi "$m")
+            # how many times better libebsp is: rates up, times down
+            awk -v m="$m" -v e="$e" -v o="$o" -v p="$P" 'BEGIN {
+                if (e + 0 > 0 && o + 0 > 0) printf "  BSPonMPI (%d ranks) %s %s: libebsp %.2fx better\n", p, m, o, m ~ /(GBps|Mmsgps)$/ ? e / o : o / e }'
+        done
+    fi
     if [ "$floor" = yes ]; then
         b=$(get mpi mpi_barrier_us)
         a=$(get mpi mpi_alltoallv_us)
