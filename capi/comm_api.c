@@ -141,7 +141,7 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
         memcpy(remote + offset, src, (size_t)nbytes);
         return;
     }
-    if (self && !world_local(pid) && wire_put(self, pid, src, dst, offset, nbytes) == DIRECT_LOGGED)
+    if (self && !world_local(pid) && wire_hpput(self, pid, src, dst, offset, nbytes) == DIRECT_LOGGED)
         return; /* completes at the sync, as BSPlib allows */
     if (self)
         ASK_ENGINE(goHPPut(self->pid, pid, (void *)src, dst, offset, nbytes));
@@ -152,7 +152,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     if (!world_local(pid)) { /* completes at the sync, as BSPlib allows */
         struct ebsp_core *self = ebsp_self;
-        if (!self || !wire_put_fast(self, pid, src, dst, offset, nbytes))
+        if (!self || nbytes >= WIRE_REF_MIN || !wire_put_fast(self, pid, src, dst, offset, nbytes))
             hpput_slow(pid, src, dst, offset, nbytes);
         return;
     }

@@ -303,6 +303,39 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
     return status;
 }
 
+int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
+{
+    if (nbytes < WIRE_REF_MIN)
+        return wire_put(self, pid, src, dst, offset, nbytes);
+    if (!src || pid < 0 || pid >= ebsp_active_nprocs || offset < 0 || !allowed(self, &self->wire, DIRECT_WIRE))
+        return DIRECT_ELSEWHERE; /* the engine names what is wrong */
+    int32_t stamp = superstep_stamp(self);
+    int slot = wire_slot(self, dst, stamp);
+    if (slot < 0 || !wire_inside(self, pid, offset, nbytes))
+        return DIRECT_ELSEWHERE;
+    if (self->refs_stamp != stamp) {
+        self->refs_stamp = stamp;
+        self->nrefs = 0;
+    }
+    if (self->nrefs == self->refs_cap) {
+        int cap = self->refs_cap ? 2 * self->refs_cap : 16;
+        struct wire_ref *r = realloc(self->wire_refs, (size_t)cap * sizeof *r);
+        if (!r)
+            return wire_put(self, pid, src, dst, offset, nbytes);
+        self->wire_refs = r;
+        self->refs_cap = cap;
+    }
+    struct wire_ref *r = &self->wire_refs[self->nrefs++];
+    r->header[0] = WIRE_KIND_PUT;
+    r->header[1] = (uint32_t)slot;
+    r->header[2] = (uint32_t)offset;
+    r->header[3] = (uint32_t)nbytes;
+    r->src = src;
+    r->dst = pid;
+    count_put(self, &self->wire, pid, nbytes);
+    return DIRECT_LOGGED;
+}
+
 void direct_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -311,6 +344,9 @@ void direct_free_all(struct ebsp_core *cores, int n)
         free(cores[i].wire_to);
         free(cores[i].wire_bound);
         free(cores[i].tally);
+        free(cores[i].wire_refs);
+        cores[i].wire_refs = NULL;
+        cores[i].nrefs = cores[i].refs_cap = cores[i].refs_stamp = 0;
         cores[i].wire_to = NULL;
         cores[i].wire_bound = NULL;
         cores[i].tally = NULL;

@@ -53,6 +53,23 @@ func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
 	}
 }
 
+// WiredApart hands the engine the large hpputs core src made to cores of
+// other processes in this superstep (wire_hpput): each record's header
+// and its source, which stays unchanged until the sync ends; and forgets
+// them.
+func (directDRMA) WiredApart(src int, visit func(dst int, header, payload []byte)) {
+	core, _ := coreTable(src)
+	if core == nil || core.nrefs == 0 || core.refs_stamp != core.superstep+1 {
+		return
+	}
+	for i := range unsafe.Slice(core.wire_refs, int(core.nrefs)) {
+		r := &unsafe.Slice(core.wire_refs, int(core.nrefs))[i]
+		header := unsafe.Slice((*byte)(unsafe.Pointer(&r.header[0])), len(r.header)*4)
+		visit(int(r.dst), header, unsafe.Slice((*byte)(r.src), int(r.header[3])))
+	}
+	core.nrefs = 0
+}
+
 // Tally hands the engine what core pid counted of its direct requests in
 // this superstep, per other core (direct.c), and zeroes it.
 func (directDRMA) Tally(pid int, visit func(peer int, t engine.DirectTally)) {

@@ -52,6 +52,12 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
  * another process: packed as the engine's record in the block for pid
  * (DIRECT_WIRE), which the engine takes in the sync. */
 int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
+/* A bsp_hpput to a core of another process: from WIRE_REF_MIN bytes on,
+ * the source is not copied but remembered (struct wire_ref), and the
+ * transport sends it from there in the sync, which BSPlib allows (the
+ * source stays unchanged until the sync ends); below, wire_put. */
+int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
+enum { WIRE_REF_MIN = 32 << 10 };
 /* A message to a core of another process, likewise (a tag of the core's
  * tag size; direct_send checked the arguments). */
 int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);

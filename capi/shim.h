@@ -43,6 +43,15 @@ struct ebsp_dlog {
     uint32_t run_slot, run_next;
 };
 
+/* A large bsp_hpput to a core of another process: its record's header
+ * (the engine's kindPut: kind, slot, offset, length) and its source,
+ * which the transport sends from in the sync (direct.c, wire_hpput). */
+struct wire_ref {
+    uint32_t header[4];
+    const void *src;
+    int32_t dst;
+};
+
 /* A core's direct requests to or from one other core in this superstep,
  * counted for EBSP_STATS (direct.c; the engine takes them at the sync). */
 struct ebsp_tally {
@@ -116,6 +125,8 @@ struct ebsp_core {
     const void *wire_var;      /* the last variable they named, its slot, and when */
     int32_t wire_slot, wire_var_stamp;
     int64_t *wire_bound;       /* [pid]: its registered bytes of that variable, -1 not asked yet */
+    struct wire_ref *wire_refs; /* large hpputs to other processes in this superstep (refs_stamp) */
+    int32_t nrefs, refs_cap, refs_stamp;
     struct ebsp_tally *tally;  /* [pid]: direct requests counted for EBSP_STATS, or NULL */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */

@@ -1,6 +1,9 @@
 package engine
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Direct requests: bsp_put, bsp_get and bsp_send recorded by the C shim
 // (capi/direct.c) and carried out without parsing or packing. A put or a
@@ -39,6 +42,11 @@ type DirectDRMA interface {
 	// Wired visits the records core src packed for each destination in
 	// this superstep (DirectWire) and forgets them; on src's thread.
 	Wired(src int, visit func(dst int, records []byte))
+	// WiredApart visits the puts core src made to other processes in this
+	// superstep whose payload stays at its source until the sync ends
+	// (large hpputs): each as its record's header and that payload; and
+	// forgets them. On src's thread, after Wired.
+	WiredApart(src int, visit func(dst int, header, payload []byte))
 	// Tally visits what core pid's direct requests to or from each other
 	// core amount to in this superstep, counted when BeginDirect said
 	// CountsDirect, and forgets them; on pid's thread.
@@ -125,6 +133,31 @@ func (c *Core) takeWired() {
 			c.comm.err = c.errorf("bsp_sync", "%v", err)
 		}
 	})
+	apart, _ := c.m.comm.transport.(ExternalApartOut)
+	c.m.comm.direct.WiredApart(c.pid, func(dst int, header, payload []byte) {
+		if c.comm.err != nil {
+			return
+		}
+		if apart != nil {
+			c.comm.outBytes += len(header) + len(payload)
+			apart.OutApart(laneData, c.pid, dst, header, payload)
+			return
+		}
+		slot, offset := binary.LittleEndian.Uint32(header[4:]), binary.LittleEndian.Uint32(header[8:])
+		data, err := c.pack("bsp_hpput", laneData, dst, kindPut, slot, offset, len(payload))
+		if err != nil {
+			c.comm.err = err
+			return
+		}
+		copy(data, payload)
+	})
+}
+
+// ExternalApartOut is implemented by a transport that sends a record's
+// payload from where its caller keeps it until the round ends, apart from
+// its header (the shim's large hpputs): no copy at all.
+type ExternalApartOut interface {
+	OutApart(lane Lane, src, dst int, header, payload []byte)
 }
 
 // ExternalOut is implemented by a transport that sends records from

@@ -83,6 +83,8 @@ func (f *fakeDirect) WriteGets(pid int) {
 
 func (f *fakeDirect) Wired(int, func(int, []byte)) {}
 
+func (f *fakeDirect) WiredApart(int, func(int, []byte, []byte)) {}
+
 // count counts a request of k's to or from peer as capi/direct.c does,
 // when the engine says so.
 func (f *fakeDirect) count(k kcore, peer int, add func(*DirectTally)) {

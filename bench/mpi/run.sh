@@ -52,7 +52,8 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         # shellcheck disable=SC2086
         mpirun $opts $btl -n "$R" -x EBSP_RANK_CORES="$C" "$bin/bsp_micro" "$P" "$secs" |
             sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp \1 \2/p; s/^DETAIL put8 h=$H T_us=\([0-9.]*\)/ebsp put8_h${H}_us \1/p;
-                s/^DETAIL blk mode=put blk_bytes=\([0-9]*\) T_us=\([0-9.]*\)/ebsp blk_bytes \1\nebsp put_blk_us \2/p" >>"$res"
+                s/^DETAIL blk mode=put blk_bytes=\([0-9]*\) T_us=\([0-9.]*\)/ebsp blk_bytes \1\nebsp put_blk_us \2/p;
+                s/^DETAIL blk mode=hpput blk_bytes=[0-9]* T_us=\([0-9.]*\)/ebsp hpput_blk_us \1/p" >>"$res"
         if [ "$floor" = yes ]; then
             # the 8-byte words that cross ranks in one superstep of the put test, per rank:
             # each core sends H words over the other P-1 cores, of which P-C are on other ranks
@@ -99,11 +100,12 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         s=$(get ebsp sync_us)
         p=$(get ebsp put8_h${H}_us)
         k=$(get ebsp put_blk_us)
+        kh=$(get ebsp hpput_blk_us)
         ka=$(get mpi blk_alltoallv_us)
         echo "  Open MPI: MPI_Barrier $b us; MPI_Alltoallv of the bytes that cross ranks in the 8-byte put superstep $a us, in the block superstep $ka us"
-        awk -v s="$s" -v b="$b" -v p="$p" -v a="$a" -v k="$k" -v ka="$ka" 'BEGIN {
-            printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f\n",
-                s / b, '"$H"', p / a, k / ka }'
+        awk -v s="$s" -v b="$b" -v p="$p" -v a="$a" -v k="$k" -v kh="$kh" -v ka="$ka" 'BEGIN {
+            printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f (hpput %.2f)\n",
+                s / b, '"$H"', p / a, k / ka, kh / ka }'
     fi
     for n in 8 1024 65536; do
         e=$(get ebsp "ring_${n}_us")

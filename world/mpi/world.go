@@ -169,8 +169,9 @@ const apartFlag = 1 << 31
 // segment is a run of records that goes in the block, or one record sent
 // apart.
 type segment struct {
-	data  []byte
-	apart bool
+	data    []byte
+	apart   bool
+	payload []byte // an apart record's payload when it is not after its header (OutApart)
 }
 
 // entryPlan is an entry of a rank's block: its segments and its size.
@@ -186,6 +187,7 @@ type entryPlan struct {
 type part struct {
 	data     []byte
 	external bool
+	payload  []byte // OutApart's: data is the header, this the payload
 }
 
 // active is the section's world, for the round's calls of goMPIPack and
@@ -247,13 +249,23 @@ type externalRecords struct {
 	lane    engine.Lane
 	dst     int
 	records []byte
+	payload []byte // OutApart's: records is one record's header
 }
 
 // OutExternal sends records (memory the caller keeps until the next
 // round) after what src packed for dst in lane.
 func (w *World) OutExternal(lane engine.Lane, src, dst int, records []byte) {
 	i := src - w.lo
-	w.external[i] = append(w.external[i], externalRecords{lane, dst, records})
+	w.external[i] = append(w.external[i], externalRecords{lane: lane, dst: dst, records: records})
+	w.Post(lane, src)
+}
+
+// OutApart sends one record, header and payload (memory the caller keeps
+// until the round ends), after what src packed for dst in lane: the
+// payload apart, straight from there.
+func (w *World) OutApart(lane engine.Lane, src, dst int, header, payload []byte) {
+	i := src - w.lo
+	w.external[i] = append(w.external[i], externalRecords{lane: lane, dst: dst, records: header, payload: payload})
 	w.Post(lane, src)
 }
 
@@ -371,7 +383,9 @@ func (w *World) pack(r int) error {
 		e := entryPlan{lane: lane, src: src, dst: dst}
 		first := len(w.segs)
 		for _, p := range parts {
-			if p.external && len(p.data) >= apartMin {
+			if p.payload != nil {
+				w.segs = append(w.segs, segment{data: p.data, apart: true, payload: p.payload})
+			} else if p.external && len(p.data) >= apartMin {
 				w.split(p.data)
 			} else {
 				w.segs = append(w.segs, segment{data: p.data})
@@ -413,7 +427,11 @@ func (w *World) pack(r int) error {
 			binary.LittleEndian.PutUint32(buf[at:], binary.LittleEndian.Uint32(sg.data)|apartFlag)
 			at += recHeader
 			n := int(binary.LittleEndian.Uint32(sg.data[12:]))
-			if C.mpiw_send_apart(C.int(r), (*C.char)(unsafe.Pointer(&sg.data[recHeader])), C.int64_t(n)) != 0 {
+			payload := sg.payload
+			if payload == nil {
+				payload = sg.data[recHeader:]
+			}
+			if C.mpiw_send_apart(C.int(r), (*C.char)(unsafe.Pointer(&payload[0])), C.int64_t(n)) != 0 {
 				return errors.New("out of memory for an MPI send")
 			}
 		}
@@ -469,7 +487,7 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 				}
 				for _, e := range w.external[i] {
 					if int(e.lane) == lane && e.dst == dst && len(e.records) > 0 {
-						parts = append(parts, part{data: e.records, external: true})
+						parts = append(parts, part{data: e.records, external: true, payload: e.payload})
 					}
 				}
 				if len(parts) > 0 {

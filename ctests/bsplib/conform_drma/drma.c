@@ -195,6 +195,31 @@ static void spmd(void)
     bsp_sync();
     int alone = big[0] == 200.0 + prev && big[m - 1] == 200.0 + prev && big[24] == -2 && big[m + 8] == -4;
     check("puts of 64 KiB: issue order, source copied, gets first", order && after_get && alone);
+
+    /* hpputs of 64 KiB (under mpirun, to another rank, sent from their
+     * source in the sync): alone, then at an offset beside a small put in
+     * a superstep with a get elsewhere (in one process an hpput writes at
+     * once: nobody hpputs before everybody read) */
+    bsp_sync();
+    for (size_t i = 0; i < m; i++)
+        blk[i] = 300.0 + s;
+    bsp_hpput(next, blk, big, 0, m * sizeof(double));
+    bsp_sync();
+    int hp_alone = big[0] == 300.0 + prev && big[m - 1] == 300.0 + prev;
+    bsp_sync();
+    double *blk2 = malloc(m * sizeof(double));
+    for (size_t i = 0; i < m; i++)
+        blk2[i] = 400.0 + s;
+    double first = -6;
+    seen = 0;
+    bsp_put(next, &first, big, 0, sizeof first);
+    bsp_hpput(next, blk2, big, 8 * sizeof(double), (m - 8) * sizeof(double));
+    bsp_get(next, big, (m + 8) * sizeof(double), &seen, sizeof seen);
+    bsp_sync();
+    int hp_offset = big[0] == -6 && big[7] == 300.0 + prev && big[8] == 400.0 + prev && big[m - 1] == 400.0 + prev &&
+                    seen == -4;
+    check("hpputs of 64 KiB", hp_alone && hp_offset);
+    free(blk2);
     free(blk);
     bsp_pop_reg(big);
     bsp_pop_reg(&x);
