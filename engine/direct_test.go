@@ -23,6 +23,8 @@ type fakeDirect struct {
 	overwritten []int64     // the distinct values the puts overwrote
 	sent        map[[3]int][]byte
 	tally       map[[2]int]DirectTally // [pid, peer]: counted requests (statistics on)
+	wired       map[[2]int][]byte      // [src, dst]: records packed for dst (DirectWire)
+	apart       map[int][]wiredApart   // by src: puts whose payload stays at its source
 }
 
 type fakePut struct {
@@ -37,7 +39,7 @@ type fakeGet struct {
 
 func newFakeDirect(m *Machine) *fakeDirect {
 	f := &fakeDirect{puts: map[int][]fakePut{}, gets: map[int][]*fakeGet{}, writes: map[int]int{}, sent: map[[3]int][]byte{},
-		tally: map[[2]int]DirectTally{}}
+		tally: map[[2]int]DirectTally{}, wired: map[[2]int][]byte{}, apart: map[int][]wiredApart{}}
 	m.SetDirectDRMA(f)
 	return f
 }
@@ -81,9 +83,59 @@ func (f *fakeDirect) WriteGets(pid int) {
 	f.mu.Unlock()
 }
 
-func (f *fakeDirect) Wired(int, func(int, []byte)) {}
+// wire packs a put to dst as capi/direct.c's wire_put does (record); with
+// apart set, as wire_hpput does (header and source kept apart).
+func (f *fakeDirect) wire(k kcore, dst int, addr *int64, v []int64, apart bool) {
+	_, ok := k.BeginDirect(DirectWire)
+	require.True(k.t, ok, "puts to other processes allowed")
+	slot := k.WireSlot(unsafe.Pointer(addr))
+	require.GreaterOrEqual(k.t, slot, 0)
+	payload := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 8*len(v))
+	header := binary.LittleEndian.AppendUint32(nil, uint32(kindPut))
+	header = binary.LittleEndian.AppendUint32(header, uint32(slot))
+	header = binary.LittleEndian.AppendUint32(header, 0)
+	header = binary.LittleEndian.AppendUint32(header, uint32(len(payload)))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if apart {
+		f.apart[k.Pid()] = append(f.apart[k.Pid()], wiredApart{dst, header, payload})
+	} else {
+		f.wired[[2]int{k.Pid(), dst}] = append(append(f.wired[[2]int{k.Pid(), dst}], header...), payload...)
+	}
+}
 
-func (f *fakeDirect) WiredApart(int, func(int, []byte, []byte)) {}
+type wiredApart struct {
+	dst             int
+	header, payload []byte
+}
+
+func (f *fakeDirect) Wired(src int, visit func(int, []byte)) {
+	f.mu.Lock()
+	var got [][2]int
+	for key := range f.wired {
+		if key[0] == src {
+			got = append(got, key)
+		}
+	}
+	f.mu.Unlock()
+	for _, key := range got {
+		f.mu.Lock()
+		records := f.wired[key]
+		delete(f.wired, key)
+		f.mu.Unlock()
+		visit(key[1], records)
+	}
+}
+
+func (f *fakeDirect) WiredApart(src int, visit func(int, []byte, []byte)) {
+	f.mu.Lock()
+	refs := f.apart[src]
+	delete(f.apart, src)
+	f.mu.Unlock()
+	for _, r := range refs {
+		visit(r.dst, r.header, r.payload)
+	}
+}
 
 // count counts a request of k's to or from peer as capi/direct.c does,
 // when the engine says so.
@@ -378,4 +430,32 @@ func TestDirectSendsQueueInSourceOrder(t *testing.T) {
 	}))
 	assert.Equal(t, []string{"00:0>0#0", "01:0>0#1", "10:1>0#0", "11:1>0#1", "20:2>0#0", "21:2>0#1"}, got[0])
 	assert.Equal(t, "21:2>2#1", got[2][5])
+}
+
+// localWorld is a transport of cores in processes of their own as far as
+// direct requests go (LocalMemory, so puts to them are DirectWire), whose
+// blocks are copied as over a wire, and which takes no records from the
+// shim's memory (no ExternalOut): the engine packs what the shim wired.
+type localWorld struct{ Transport }
+
+func (localWorld) LocalMemory() bool { return true }
+
+func TestWiredPutsPackedWithoutExternalOut(t *testing.T) {
+	m, _ := boardMachine(t, 2)
+	m.UseTransport(func(n int) Transport { return localWorld{NewCopyingTransport(n)} })
+	f := newFakeDirect(m)
+	got := make([][4]int64, 2)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		var words [4]int64
+		k.must(k.PushReg(unsafe.Pointer(&words), int(unsafe.Sizeof(words))))
+		k.Sync()
+		other := 1 - k.Pid()
+		base := int64(10 * (k.Pid() + 1))
+		f.wire(k, other, &words[0], []int64{base + 1, base + 2}, false)
+		f.wire(k, other, &words[0], []int64{base + 3, base + 4, base + 5, base + 6}, true) // after the records: wins
+		k.Sync()
+		got[k.Pid()] = words
+	}))
+	assert.Equal(t, [4]int64{23, 24, 25, 26}, got[0])
+	assert.Equal(t, [4]int64{13, 14, 15, 16}, got[1])
 }
