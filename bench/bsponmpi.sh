@@ -6,7 +6,7 @@
 #   bsponmpi_build SRC BIN      builds BIN from the BSPlib program SRC
 #                               (bench/bsplib/bsp_micro.c); 0 when built
 #   bsponmpi_run P SECS [BTL]   runs BIN on P ranks (its arguments: P SECS),
-#                               printing its RESULT lines
+#                               printing its RESULT and DETAIL lines
 
 bsponmpi_build() {
     [ -n "$BSPONMPI_DIR" ] || return 1
@@ -28,5 +28,5 @@ bsponmpi_run() {
     opts="--oversubscribe"
     [ "$(id -u)" = 0 ] && opts="$opts --allow-run-as-root"
     # shellcheck disable=SC2086
-    mpirun $opts ${3:+--mca btl $3} $osc -n "$1" "$bsponmpi_bin" "$1" "$2" | grep '^RESULT'
+    mpirun $opts ${3:+--mca btl $3} $osc -n "$1" "$bsponmpi_bin" "$1" "$2" | grep -E '^(RESULT|DETAIL)'
 }

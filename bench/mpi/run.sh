@@ -73,7 +73,8 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         fi
         if [ "$other" = yes ]; then # BSPonMPI: one rank per BSP process
             bsponmpi_run "$P" "$secs" "${btl#--mca btl }" |
-                sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi \1 \2/p" >>"$res"
+                sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi \1 \2/p;
+                    s/^DETAIL put8 h=$H T_us=\([0-9.]*\)/bsponmpi put8_h${H}_us \1/p" >>"$res"
         fi
         # shellcheck disable=SC2086
         mpirun $opts $btl -n "$R" -x EBSP_RANK_CORES="$C" "$bin/lqcd_ring" "$secs" |
@@ -106,6 +107,11 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         awk -v s="$s" -v b="$b" -v p="$p" -v a="$a" -v k="$k" -v kh="$kh" -v ka="$ka" 'BEGIN {
             printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f (hpput %.2f)\n",
                 s / b, '"$H"', p / a, k / ka, kh / ka }'
+        o=$(get bsponmpi put8_h${H}_us)
+        if [ -n "$o" ]; then
+            awk -v o="$o" -v a="$a" -v p="$P" 'BEGIN {
+                printf "  BSPonMPI (%d ranks): 8-byte put superstep / MPI_Alltoallv %.2f\n", p, o / a }'
+        fi
     fi
     for n in 8 1024 65536; do
         e=$(get ebsp "ring_${n}_us")
