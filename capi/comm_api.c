@@ -49,13 +49,17 @@ static int drained(struct ebsp_core *self)
 
 /* A number below 4096 must not reach Go as a pointer (user_pointer_small,
  * shim.h). One that names a registered variable (a put's dst, a get's src,
- * a registration) reaches it as NULL: such a number is never a variable's
- * address, as NULL is not, and the calls say what they say of NULL. One
+ * a registration) reaches it as the same offset into a page of its own,
+ * which no access may touch (ebsp_small_variables): it is a variable's
+ * name like any other, a use of its bytes faults as the number's would,
+ * and the engine's reports show the number, as the board printed it. One
  * that names memory to read or write is refused here, as the engine
  * refuses memory it cannot use (NULL still goes on: the engine names it
  * after its other checks). */
 static inline const void *variable_for_go(const void *variable)
 {
+    if (variable && user_pointer_small(variable, 1) && ebsp_small_page)
+        return (const char *)ebsp_small_page + (uintptr_t)variable;
     return user_pointer_for_go(variable);
 }
 

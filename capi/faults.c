@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -280,6 +281,17 @@ __attribute__((constructor)) static void faults_register(void)
 /* Touches the byte at a as a read, or as a write that leaves it as it is
  * (an atomic add of 0, so that a concurrent store by another thread is
  * not undone). */
+void *ebsp_small_page;
+
+void *ebsp_small_variables(void)
+{
+    if (!ebsp_small_page) {
+        void *p = mmap(NULL, LOWEST_ADDRESS, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ebsp_small_page = p == MAP_FAILED ? NULL : p;
+    }
+    return ebsp_small_page;
+}
+
 static inline void touch(uintptr_t a, int write)
 {
     if (write)

@@ -62,6 +62,7 @@ func theMachine() (*engine.Machine, error) {
 			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_gets_flags[0])),
 			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sends_flags[0]))})
 		machine.SetDirectDRMA(directDRMA{})
+		engine.ShowSmallVariables(uintptr(C.ebsp_small_variables()), uintptr(C.LOWEST_ADDRESS))
 	})
 	return machine, machineErr
 }

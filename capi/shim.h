@@ -289,6 +289,11 @@ static inline void *user_pointer_for_go(const void *p)
 {
     return user_pointer_small(p, 1) ? NULL : (void *)(uintptr_t)p;
 }
+/* The page whose offsets stand for such numbers named as variables
+ * (comm_api.c), made by the first call (faults.c); NULL before, or
+ * without memory (they then reach Go as NULL). */
+void *ebsp_small_variables(void);
+extern void *ebsp_small_page;
 /* The value of such a small number other than NULL, which Go gets as
  * NULL (user_pointer_for_go), passed beside it for a report; 0 for the
  * others. */

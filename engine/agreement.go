@@ -188,8 +188,8 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 		for k, t := range sums[pid].pops {
 			if t == popNull {
 				if addr := o.targetAddr(plan[k]); addr != nil {
-					return o.errorf("bsp_pop_reg", "pop %d of this superstep pops NULL, but the registration it withdraws with core %02d's pop %d (%s) is %p on this core",
-						k+1, deciders[k], k+1, describeTarget(plan[k]), addr)
+					return o.errorf("bsp_pop_reg", "pop %d of this superstep pops NULL, but the registration it withdraws with core %02d's pop %d (%s) is 0x%x on this core",
+						k+1, deciders[k], k+1, describeTarget(plan[k]), shownAddress(addr))
 				}
 				t = plan[k]
 			}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Core is one emulated core's BSP state during a run. Its methods are
@@ -114,6 +115,28 @@ func (e *Error) Error() string {
 		return e.What
 	}
 	return fmt.Sprintf("BSP ERROR: %s: %s (superstep %d)", e.Call, e.What, e.Superstep)
+}
+
+// smallVariables is where the C shim puts the numbers below 4096 that a
+// program names as variables (Go must not hold them as pointers): size
+// bytes from base, each at its own offset. Reports show the number.
+var smallVariables struct{ base, size uintptr }
+
+// ShowSmallVariables says where the shim puts such numbers; once, before
+// any core runs.
+func ShowSmallVariables(base, size uintptr) {
+	if base != 0 {
+		smallVariables.base, smallVariables.size = base, size
+	}
+}
+
+// shownAddress is a variable's address as the program named it.
+func shownAddress(p unsafe.Pointer) uintptr {
+	a := uintptr(p)
+	if a-smallVariables.base < smallVariables.size {
+		return a - smallVariables.base
+	}
+	return a
 }
 
 // boardNotice prints the line the board printed for this misuse ("$PP:

@@ -1,7 +1,8 @@
 /* Numbers below 4096 handed to the core calls as pointers (the case comes
  * from the host): none may reach the Go engine as a pointer (capi/shim.h).
- * A variable's address reaches it as NULL, memory to read is refused with
- * the line the engine prints for memory it cannot read. */
+ * A variable's address reaches it as an offset into a page that no access
+ * may touch, and the board's line names the number; memory to read is
+ * refused with the line the engine prints for memory it cannot read. */
 #include <e_bsp.h>
 
 static int var[4];
@@ -16,7 +17,7 @@ int main(void)
     bsp_sync();
     int x[4] = {1, 2, 3, 4};
     ebsp_stream s;
-    if (c == 1) /* registers NULL: every core, as strict wants */
+    if (c == 1) /* registers the number: every core, as strict wants */
         bsp_push_reg(SMALL, 8);
     if (c >= 8) /* messages to the host: after the last sync */
         bsp_sync();
