@@ -114,12 +114,26 @@ __attribute__((noinline)) static void put_slow(int pid, const void *src, void *d
     sched_leave_if_stopped();
 }
 
+/* bsp_put to a core of another process: out of line, so that bsp_put
+ * within the process needs no saved registers (gcc then saves them only
+ * where the copy is made: put_call_ns at P=2 13.5 -> 12.6 ns, as before
+ * the MPI world, median of 4 launches alternating). */
+__attribute__((noinline)) static void put_remote(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    if (!wire_put_fast(self, pid, src, dst, offset, nbytes))
+        put_slow(pid, src, dst, offset, nbytes);
+}
+
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
     struct ebsp_core *self = ebsp_self;
-    if (!self || !put_fast(self, pid, src, dst, offset, nbytes))
+    if (!self)
+        put_slow(pid, src, dst, offset, nbytes);
+    else if (!world_local(pid))
+        put_remote(self, pid, src, dst, offset, nbytes);
+    else if (!direct_put_fast(self, pid, src, dst, offset, nbytes))
         put_slow(pid, src, dst, offset, nbytes);
 }
 

@@ -189,7 +189,8 @@ static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core 
     return 1;
 }
 
-/* bsp_put's inline fast path, for both faces: 1 when the put is logged. */
+/* bsp_put's fast paths in one, for the BSPlib face: 1 when the put is
+ * logged (bsp_put itself takes them apart, comm_api.c). */
 static inline int put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
     return world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
