@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Asks the engine once per superstep and kind; remembers its answer. A
  * counted log keeps its stamp off the superstep, so the inline fast paths
@@ -256,8 +257,31 @@ static struct ebsp_dlog *wire_log(struct ebsp_core *self, int pid, int32_t stamp
         d->stamp = stamp;
         d->log.used = 0;
         d->run_end = 0;
+        d->refs_pending = 0;
     }
     return d;
+}
+
+/* Copies the large hpputs to pid that are not in d's log yet into it, in
+ * their order, before a record that comes after them (wire_hpput): the
+ * sources are unchanged until the sync. DIRECT_LOGGED, or entry's status. */
+static int wire_settle_refs(struct ebsp_core *self, struct ebsp_dlog *d, int pid)
+{
+    for (int i = 0; i < self->nrefs && d->refs_pending > 0; i++) {
+        struct wire_ref *r = &self->wire_refs[i];
+        if (r->dst != pid)
+            continue;
+        int status;
+        uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(r->header[3]), &status);
+        if (!h)
+            return status;
+        memcpy(h, r->header, WIRE_HEADER);
+        memcpy(h + WIRE_HEADER / 4, r->src, r->header[3]);
+        r->dst = -1; /* in the log now */
+        d->refs_pending--;
+    }
+    d->run_end = 0;
+    return DIRECT_LOGGED;
 }
 
 int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
@@ -266,7 +290,10 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
     if (!allowed(self, &self->wire, DIRECT_WIRE))
         return DIRECT_ELSEWHERE;
     struct ebsp_dlog *d = wire_log(self, pid, superstep_stamp(self));
-    int status = DIRECT_ELSEWHERE;
+    int status = d && d->refs_pending ? wire_settle_refs(self, d, pid) : DIRECT_LOGGED;
+    if (status != DIRECT_LOGGED)
+        return status;
+    status = DIRECT_ELSEWHERE;
     size_t len = (size_t)tag_len + (size_t)nbytes;
     uint32_t *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
     if (h) {
@@ -292,9 +319,11 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
     struct ebsp_dlog *d = slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
     if (!d)
         return DIRECT_ELSEWHERE;
+    int status = d->refs_pending ? wire_settle_refs(self, d, pid) : DIRECT_LOGGED;
+    if (status != DIRECT_LOGGED)
+        return status;
     if (self->wire.counted != stamp && wire_extend(&self->wire, d, slot, offset, src, nbytes))
         return DIRECT_LOGGED;
-    int status;
     uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
     if (h) {
         wire_fill(d, h, slot, offset, src, nbytes);
@@ -311,7 +340,8 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
         return DIRECT_ELSEWHERE; /* the engine names what is wrong */
     int32_t stamp = superstep_stamp(self);
     int slot = wire_slot(self, dst, stamp);
-    if (slot < 0 || !wire_inside(self, pid, offset, nbytes))
+    struct ebsp_dlog *d = slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
+    if (!d)
         return DIRECT_ELSEWHERE;
     if (self->refs_stamp != stamp) {
         self->refs_stamp = stamp;
@@ -332,6 +362,8 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
     r->header[3] = (uint32_t)nbytes;
     r->src = src;
     r->dst = pid;
+    d->refs_pending++;
+    d->run_end = 0; /* a put after it must not join a record before it */
     count_put(self, &self->wire, pid, nbytes);
     return DIRECT_LOGGED;
 }

@@ -64,6 +64,9 @@ func (directDRMA) WiredApart(src int, visit func(dst int, header, payload []byte
 	}
 	for i := range unsafe.Slice(core.wire_refs, int(core.nrefs)) {
 		r := &unsafe.Slice(core.wire_refs, int(core.nrefs))[i]
+		if r.dst < 0 {
+			continue // copied into the log before a later record (wire_settle_refs)
+		}
 		header := unsafe.Slice((*byte)(unsafe.Pointer(&r.header[0])), len(r.header)*4)
 		visit(int(r.dst), header, unsafe.Slice((*byte)(r.src), int(r.header[3])))
 	}

@@ -54,8 +54,10 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
 int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
 /* A bsp_hpput to a core of another process: from WIRE_REF_MIN bytes on,
  * the source is not copied but remembered (struct wire_ref), and the
- * transport sends it from there in the sync, which BSPlib allows (the
- * source stays unchanged until the sync ends); below, wire_put. */
+ * transport sends it from there in the sync, after the records, which
+ * BSPlib allows (the source stays unchanged until the sync ends); below,
+ * wire_put. A record for that core after it copies it into the log first,
+ * so that issue order holds as in one process (a later put wins). */
 int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
 enum { WIRE_REF_MIN = 32 << 10 };
 /* A message to a core of another process, likewise (a tag of the core's
@@ -177,7 +179,7 @@ static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core 
     int32_t stamp = superstep_stamp(self);
     if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||
         (unsigned)pid >= (unsigned)ebsp_active_nprocs || offset < 0 || nbytes < 0 || self->wire_to[pid].stamp != stamp ||
-        (int64_t)offset + nbytes > self->wire_bound[pid])
+        (int64_t)offset + nbytes > self->wire_bound[pid] || self->wire_to[pid].refs_pending)
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
     if (wire_extend(&self->wire, d, self->wire_slot, offset, src, nbytes))

@@ -41,6 +41,7 @@ struct ebsp_dlog {
      * offset a put must have to go on with it. */
     size_t run_at, run_end;
     uint32_t run_slot, run_next;
+    int32_t refs_pending; /* large hpputs to this core not in the log (wire_hpput) */
 };
 
 /* A large bsp_hpput to a core of another process: its record's header

@@ -218,7 +218,17 @@ static void spmd(void)
     bsp_sync();
     int hp_offset = big[0] == -6 && big[7] == 300.0 + prev && big[8] == 400.0 + prev && big[m - 1] == 400.0 + prev &&
                     seen == -4;
-    check("hpputs of 64 KiB", hp_alone && hp_offset);
+    bsp_sync();
+    /* a put after an hpput of 64 KiB to the same bytes wins, as in one
+     * process, where the hpput writes at once */
+    for (size_t i = 0; i < m; i++)
+        blk[i] = 500.0 + s;
+    double later = -7;
+    bsp_hpput(next, blk, big, 0, m * sizeof(double));
+    bsp_put(next, &later, big, 8 * sizeof(double), sizeof later);
+    bsp_sync();
+    int hp_then_put = big[0] == 500.0 + prev && big[8] == -7 && big[m - 1] == 500.0 + prev;
+    check("hpputs of 64 KiB", hp_alone && hp_offset && hp_then_put);
     free(blk2);
     free(blk);
     bsp_pop_reg(big);
