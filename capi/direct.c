@@ -309,16 +309,26 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
     return status;
 }
 
+/* The log of a put of nbytes at offset of dst to core pid of another
+ * process, and the variable's slot in *slot; NULL when the put is not for
+ * the wire (the engine then names what is wrong with it). */
+static struct ebsp_dlog *wire_target(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes,
+                                     int *slot)
+{
+    if (!src || pid < 0 || pid >= ebsp_active_nprocs || offset < 0 || nbytes < 0 || !allowed(self, &self->wire, DIRECT_WIRE))
+        return NULL;
+    int32_t stamp = superstep_stamp(self);
+    *slot = wire_slot(self, dst, stamp);
+    return *slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
+}
+
 int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
 {
-    int n = ebsp_active_nprocs;
-    if (!src || pid < 0 || pid >= n || offset < 0 || nbytes < 0 || !allowed(self, &self->wire, DIRECT_WIRE))
-        return DIRECT_ELSEWHERE; /* the engine names what is wrong */
-    int32_t stamp = superstep_stamp(self);
-    int slot = wire_slot(self, dst, stamp);
-    struct ebsp_dlog *d = slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
+    int slot;
+    struct ebsp_dlog *d = wire_target(self, pid, src, dst, offset, nbytes, &slot);
     if (!d)
         return DIRECT_ELSEWHERE;
+    int32_t stamp = superstep_stamp(self);
     int status = d->refs_pending ? wire_settle_refs(self, d, pid) : DIRECT_LOGGED;
     if (status != DIRECT_LOGGED)
         return status;
@@ -336,13 +346,11 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
 {
     if (nbytes < WIRE_REF_MIN)
         return wire_put(self, pid, src, dst, offset, nbytes);
-    if (!src || pid < 0 || pid >= ebsp_active_nprocs || offset < 0 || !allowed(self, &self->wire, DIRECT_WIRE))
-        return DIRECT_ELSEWHERE; /* the engine names what is wrong */
-    int32_t stamp = superstep_stamp(self);
-    int slot = wire_slot(self, dst, stamp);
-    struct ebsp_dlog *d = slot < 0 || !wire_inside(self, pid, offset, nbytes) ? NULL : wire_log(self, pid, stamp);
+    int slot;
+    struct ebsp_dlog *d = wire_target(self, pid, src, dst, offset, nbytes, &slot);
     if (!d)
         return DIRECT_ELSEWHERE;
+    int32_t stamp = superstep_stamp(self);
     if (self->refs_stamp != stamp) {
         self->refs_stamp = stamp;
         self->nrefs = 0;
