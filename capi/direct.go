@@ -62,8 +62,9 @@ func (directDRMA) WiredApart(src int, visit func(dst int, header, payload []byte
 	if core == nil || core.nrefs == 0 || core.refs_stamp != core.superstep+1 {
 		return
 	}
-	for i := range unsafe.Slice(core.wire_refs, int(core.nrefs)) {
-		r := &unsafe.Slice(core.wire_refs, int(core.nrefs))[i]
+	refs := unsafe.Slice(core.wire_refs, int(core.nrefs))
+	for i := range refs {
+		r := &refs[i]
 		if r.dst < 0 {
 			continue // copied into the log before a later record (wire_settle_refs)
 		}

@@ -278,9 +278,6 @@ __attribute__((constructor)) static void faults_register(void)
     sched_add_hooks(&faults_hooks);
 }
 
-/* Touches the byte at a as a read, or as a write that leaves it as it is
- * (an atomic add of 0, so that a concurrent store by another thread is
- * not undone). */
 void *ebsp_small_page;
 
 void *ebsp_small_variables(void)
@@ -292,6 +289,9 @@ void *ebsp_small_variables(void)
     return ebsp_small_page;
 }
 
+/* Touches the byte at a as a read, or as a write that leaves it as it is
+ * (an atomic add of 0, so that a concurrent store by another thread is
+ * not undone). */
 static inline void touch(uintptr_t a, int write)
 {
     if (write)
