@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp(const void *a, const void *b)
 {
@@ -34,8 +35,11 @@ int main(int argc, char **argv)
         MPI_Request req[4];
         for (int d = 0; d < 2; d++) {
             int to = (s + (d ? p - 1 : 1)) % p, from = (s + (d ? 1 : p - 1)) % p;
-            out[d] = calloc(1, (size_t)bytes);
-            in[d] = calloc(1, (size_t)bytes);
+            out[d] = malloc((size_t)bytes);
+            in[d] = malloc((size_t)bytes);
+            /* touched pages, as mpi_floor.c's */
+            memset(out[d], 0x5a, (size_t)bytes);
+            memset(in[d], 0xa5, (size_t)bytes);
             MPI_Recv_init(in[d], bytes, MPI_BYTE, from, d, MPI_COMM_WORLD, &req[d]);
             MPI_Send_init(out[d], bytes, MPI_BYTE, to, d, MPI_COMM_WORLD, &req[2 + d]);
         }
