@@ -337,7 +337,10 @@ static int count_in(struct ebsp_core *self, int kind, unsigned *kinds)
         return 1;
     }
     struct group *g = &run.groups[self->group];
-    if (kind >= 0)
+    /* A bit set already needs no locked instruction: the round's last
+     * core clears them before it releases the round, so one seen here is
+     * this round's. */
+    if (kind >= 0 && !(atomic_load_explicit(&g->kinds, memory_order_relaxed) & 1u << kind))
         atomic_fetch_or(&g->kinds, 1u << kind);
     if (atomic_fetch_add(&g->settled, 1) + 1 != g->size)
         return 0;
