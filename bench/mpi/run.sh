@@ -66,6 +66,11 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
             # shellcheck disable=SC2086
             [ "$blk" -gt 0 ] && mpirun $opts $btl -n "$R" "$bin/mpi_floor" $((C * (P - C))) "$secs" "$blk" |
                 sed -n "s/^RESULT mpi_alltoallv_us \([-0-9.e+]*\) .*/mpi blk_alltoallv_us \1/p" >>"$res"
+            # with several cores per rank, also the barrier of one rank per BSP
+            # process: what an empty superstep of P processes costs on MPI alone
+            # shellcheck disable=SC2086
+            [ "$C" -gt 1 ] && mpirun $opts $btl -n "$P" "$bin/mpi_floor" 0 "$secs" |
+                sed -n "s/^RESULT mpi_barrier_us \([-0-9.e+]*\) .*/mpi barrier_p_us \1/p" >>"$res"
             # the ring halo on Open MPI itself, one rank per core
             # shellcheck disable=SC2086
             mpirun $opts $btl -n "$P" "$bin/mpi_ring" "$secs" |
@@ -104,6 +109,9 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         kh=$(get ebsp hpput_blk_us)
         ka=$(get mpi blk_alltoallv_us)
         echo "  Open MPI: MPI_Barrier $b us; MPI_Alltoallv of the bytes that cross ranks in the 8-byte put superstep $a us, in the block superstep $ka us"
+        bp=$(get mpi barrier_p_us)
+        [ -n "$bp" ] && awk -v s="$s" -v bp="$bp" -v p="$P" 'BEGIN {
+            printf "  Open MPI, one rank per BSP process: MPI_Barrier of %d ranks %s us; empty superstep / it %.3f\n", p, bp, s / bp }'
         awk -v s="$s" -v b="$b" -v p="$p" -v a="$a" -v k="$k" -v kh="$kh" -v ka="$ka" 'BEGIN {
             printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f (hpput %.2f)\n",
                 s / b, '"$H"', p / a, k / ka, kh / ka }'
