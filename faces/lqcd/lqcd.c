@@ -30,11 +30,12 @@
  *
  * In a BSPlib section spread over MPI ranks (world/mpi) a channel to a
  * core of another rank is a persistent MPI send of a header and the
- * buffer, read in place (declared once, started many times). The
+ * buffer, read in place (declared once, started many times; a large
+ * buffer as a message of its own, which MPI moves with one copy). The
  * receiving rank takes such messages in whenever one of its cores calls
  * the API or waits (lqcd_poll; also while it waits in a barrier round or a
- * collective), and keeps each as a staged send (STAGED_MAGIC) that the
- * receive's queue holds like a local one. The send completes when MPI has
+ * collective): into the receive buffer when it is armed, else as a staged
+ * send (STAGED_MAGIC) that the receive's queue holds like a local one. The send completes when MPI has
  * its bytes (its buffer may be reused: the API's own definition), which
  * may be before the receive is armed; a receiver that cannot take them
  * (sizes differ, the core left without declaring the buffer) says so in
@@ -1264,13 +1265,62 @@ static void refresh(struct lqcd_chan *ch)
         set_state(ch, CH_DONE);
 }
 
-/* A send from a core of rank `from` arrived (h: the message, len bytes):
- * it meets its receive as a local send would, or waits for the
- * receive's declaration. */
+/* The receive of core h->dst that h's send meets, claimed, when it is armed
+ * for h's bytes: they may land in it at once. */
+static struct lqcd_chan *claim_armed(const struct wire_head *h)
+{
+    struct lqcd_core *rc = &L.cores[h->dst];
+    pthread_mutex_lock(&rc->dir_lock);
+    struct lqcd_chan *r = find_recv(rc, h->name);
+    pthread_mutex_unlock(&rc->dir_lock);
+    if (!r || r->nbytes != h->nbytes)
+        return NULL;
+    spin_lock(&r->lock);
+    int armed = atomic_load(&r->state) == CH_ARMED;
+    if (armed)
+        set_state(r, CH_CLAIMED);
+    spin_unlock(&r->lock);
+    return armed ? r : NULL;
+}
+
+/* A send from a core of rank `from` arrived (h: its message, len bytes:
+ * the head, then the bytes when they are few, else they follow as a body
+ * of their own): they land in their receive when it is armed (a large
+ * body with MPI's copy only, as between two MPI processes), else they are
+ * staged after the head and meet the receive as a local send would, or
+ * wait for the receive's declaration. */
 static void arrived(struct wire_head *h, int len, int from)
 {
-    struct lqcd_chan *st = NULL;
-    if (h->nbytes < 0 || len != (int)sizeof *h + h->nbytes || !local(h->dst) || !(st = calloc(1, sizeof *st))) {
+    int apart = h->nbytes >= MPIW_BODY_APART;
+    if (h->nbytes < 0 || len != (int)sizeof *h + (apart ? 0 : h->nbytes)) {
+        free(h); /* not one of ours: nothing follows it */
+        return;
+    }
+    struct lqcd_chan *r = local(h->dst) ? claim_armed(h) : NULL;
+    if (r) {
+        if (!apart || mpiw_receive_body(from, WIRE_TAG, r->buf, h->nbytes) == 0) {
+            if (!apart && h->nbytes)
+                memcpy(r->buf, h + 1, (size_t)h->nbytes);
+            set_state(r, CH_DONE);
+            notify(r->owner);
+        }
+        free(h);
+        return;
+    }
+    if (apart) {
+        struct wire_head *full = realloc(h, sizeof *h + (size_t)h->nbytes);
+        if (!full) { /* out of memory: the message is lost */
+            free(h);
+            return;
+        }
+        h = full;
+        if (mpiw_receive_body(from, WIRE_TAG, h + 1, h->nbytes) != 0) {
+            free(h);
+            return;
+        }
+    }
+    struct lqcd_chan *st = local(h->dst) ? calloc(1, sizeof *st) : NULL;
+    if (!st) {
         free(h);
         return;
     }
@@ -1286,7 +1336,7 @@ static void arrived(struct wire_head *h, int len, int from)
     atomic_store(&st->state, CH_PENDING);
     struct lqcd_core *rc = &L.cores[h->dst];
     pthread_mutex_lock(&rc->dir_lock);
-    struct lqcd_chan *r = find_recv(rc, h->name);
+    r = find_recv(rc, h->name);
     if (!r && !gone(h->dst))
         add_orphan(rc, st); /* declareReceive takes it */
     pthread_mutex_unlock(&rc->dir_lock);

@@ -100,8 +100,11 @@ void mpiw_progress(void (*poll)(void));
  * (the run was stopped here: a watchdog, a misuse). */
 enum { MPIW_WAIT_STOPPED = -2 };
 void mpiw_stop_check(int (*is_stopped)(void));
-/* A persistent send of one message: head_len bytes at head then
- * body_len at body, both read in place at each start; NULL on failure. */
+/* A persistent send of head_len bytes at head then body_len bytes at
+ * body, both read in place at each start; NULL on failure. A body of
+ * MPIW_BODY_APART bytes or more goes as a message of its own (tag |
+ * MPIW_BODY) right after the head's, one in the head's message. */
+enum { MPIW_BODY = 1 << 16, MPIW_BODY_APART = 8192 };
 struct mpiw_send;
 struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag);
 int mpiw_send_start(struct mpiw_send *s);
@@ -116,6 +119,12 @@ int mpiw_send_small(const void *bytes, int len, int rank, int tag);
 /* The next message with tag from any rank, in a malloc'd buffer of *len
  * bytes from *rank, or NULL when none arrived (or another thread looks). */
 void *mpiw_receive(int tag, int *rank, int *len);
+/* The body sent apart after the head with tag that mpiw_receive just
+ * gave from rank, len bytes (its sender's body_len, at least
+ * MPIW_BODY_APART) into buf; waits for it. Bodies pair with heads in
+ * order, so the caller takes each such head's body before another head
+ * of that tag. 0, or -1 on an MPI error. */
+int mpiw_receive_body(int rank, int tag, void *buf, int len);
 /* Every rank's len bytes, rank r's at recv + displs[r] (lens[r] bytes);
  * runs the progress hook while it waits. */
 int mpiw_gather(const void *send, int len, void *recv, const int *lens, const int *displs);

@@ -35,8 +35,9 @@ struct small {
 static struct small *smalls;
 
 struct mpiw_send {
-    MPI_Request req;
-    MPI_Datatype type;
+    MPI_Request req[2]; /* the head (with a small body), then a large body */
+    MPI_Datatype type;  /* a small body's message: the head, then the body */
+    int n;
     int active;
 };
 
@@ -98,13 +99,27 @@ struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *bod
     struct mpiw_send *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    /* one message of two pieces, both in place: MPI_BOTTOM is NULL in Open MPI */
-    int lens[2] = {head_len, body_len};
-    MPI_Aint at[2] = {(MPI_Aint)head, (MPI_Aint)body};
     pthread_mutex_lock(&lock);
-    int ok = M.type_hindexed(body_len > 0 ? 2 : 1, lens, at, M.byte, &s->type) == MPI_SUCCESS &&
+    int ok;
+    if (body_len < MPIW_BODY_APART) {
+        /* one message of two pieces, both in place: MPI_BOTTOM is NULL in Open MPI */
+        int lens[2] = {head_len, body_len};
+        MPI_Aint at[2] = {(MPI_Aint)head, (MPI_Aint)body};
+        s->n = 1;
+        ok = M.type_hindexed(body_len > 0 ? 2 : 1, lens, at, M.byte, &s->type) == MPI_SUCCESS &&
              M.type_commit(&s->type) == MPI_SUCCESS &&
-             M.send_init(NULL, 1, s->type, rank, tag, comm, &s->req) == MPI_SUCCESS;
+             M.send_init(NULL, 1, s->type, rank, tag, comm, &s->req[0]) == MPI_SUCCESS;
+    } else {
+        /* a large body contiguous, as a message of its own: MPI moves it
+         * with one copy (single-copy shared memory), where a non-contiguous
+         * one goes through its fragments, packed and unpacked */
+        s->n = 2;
+        ok = M.send_init(head, head_len, M.byte, rank, tag, comm, &s->req[0]) == MPI_SUCCESS;
+        if (ok && M.send_init(body, body_len, M.byte, rank, tag | MPIW_BODY, comm, &s->req[1]) != MPI_SUCCESS) {
+            M.request_free(&s->req[0]);
+            ok = 0;
+        }
+    }
     pthread_mutex_unlock(&lock);
     if (!ok) {
         free(s);
@@ -116,7 +131,9 @@ struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *bod
 int mpiw_send_start(struct mpiw_send *s)
 {
     pthread_mutex_lock(&lock);
-    int rc = M.start(&s->req);
+    int rc = M.start(&s->req[0]);
+    if (rc == MPI_SUCCESS && s->n == 2)
+        rc = M.start(&s->req[1]);
     s->active = rc == MPI_SUCCESS;
     pthread_mutex_unlock(&lock);
     return rc == MPI_SUCCESS ? 0 : -1;
@@ -128,7 +145,7 @@ int mpiw_send_test(struct mpiw_send *s)
         return 1;
     pthread_mutex_lock(&lock);
     int done = 0;
-    int rc = M.test(&s->req, &done, NULL);
+    int rc = M.testall(s->n, s->req, &done, NULL);
     if (rc == MPI_SUCCESS && done)
         s->active = 0;
     pthread_mutex_unlock(&lock);
@@ -141,12 +158,14 @@ int mpiw_send_free(struct mpiw_send *s)
         return 0;
     pthread_mutex_lock(&lock);
     int done = !s->active;
-    if (!done && M.test(&s->req, &done, NULL) != MPI_SUCCESS)
+    if (!done && M.testall(s->n, s->req, &done, NULL) != MPI_SUCCESS)
         done = 1;
     /* a send still in flight (its receiver may never take it) completes, or
-       not, without this request: MPI frees it and the type when it can */
-    M.request_free(&s->req);
-    M.type_free(&s->type);
+       not, without these requests: MPI frees them when it can */
+    for (int i = 0; i < s->n; i++)
+        M.request_free(&s->req[i]);
+    if (s->type)
+        M.type_free(&s->type);
     pthread_mutex_unlock(&lock);
     free(s);
     return !done;
@@ -195,6 +214,19 @@ void *mpiw_receive(int tag, int *rank, int *len)
         reap(0);
     pthread_mutex_unlock(&lock);
     return buf;
+}
+
+int mpiw_receive_body(int rank, int tag, void *buf, int len)
+{
+    if (len <= 0)
+        return 0;
+    MPI_Request req;
+    pthread_mutex_lock(&lock);
+    int rc = M.irecv(buf, len, M.byte, rank, tag | MPIW_BODY, comm, &req);
+    if (rc == MPI_SUCCESS)
+        rc = M.wait(&req, NULL);
+    pthread_mutex_unlock(&lock);
+    return rc == MPI_SUCCESS ? 0 : -1;
 }
 
 /* Polls before a wait with no progress hook gives up the CPU: an empty

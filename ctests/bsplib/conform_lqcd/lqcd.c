@@ -1,8 +1,8 @@
 /*
  * The LQCD message API inside a BSPlib section: persistent channels
  * (declared once, started many times) between every pair of ring
- * neighbours, a large message, a send started before its receive was
- * declared, and the collectives, whose sums must have the same bits in
+ * neighbours, a large message, sends started before their receives were
+ * armed or declared, and the collectives, whose sums must have the same bits in
  * every layout of the cores (one process, or MPI ranks): pid 0 prints them
  * in hex. Every check prints one line "name: ok" from pid 0, counted over
  * all cores.
@@ -87,6 +87,21 @@ static void halo(int p, int s)
     (void)p;
 }
 
+/* Bytes that differ by sender, message and place. */
+static void fill(char *buf, int n, int sender, int k)
+{
+    for (int i = 0; i < n; i++)
+        buf[i] = (char)(sender * 131 + k * 31 + i * 7 + i / 251);
+}
+
+static int filled(const char *buf, int n, int sender, int k)
+{
+    for (int i = 0; i < n; i++)
+        if (buf[i] != (char)(sender * 131 + k * 31 + i * 7 + i / 251))
+            return 0;
+    return 1;
+}
+
 static void big(int p, int s)
 {
     char *out = malloc(BIG), *in = malloc(BIG);
@@ -95,14 +110,49 @@ static void big(int p, int s)
     expect(r && w);
     int from = (s + p - 1) % p;
     for (int it = 0; it < 3; it++) {
-        memset(out, 'a' + (s + it) % 26, BIG);
+        fill(out, BIG, s, it);
         startReceive(r);
         startSend(w);
         expect(waitFor(r, -1) == 1 && waitFor(w, -1) == 1);
-        expect(in[0] == 'a' + (from + it) % 26 && in[BIG - 1] == in[0]);
+        expect(filled(in, BIG, from, it));
     }
     free(out);
     free(in);
+}
+
+/* Large sends (across ranks their bytes travel apart from their heads)
+ * started before their receives were armed, one of them before its
+ * receive was declared, in another order than the receives': each lands
+ * whole in its own buffer. */
+static void large_queued(int p, int s)
+{
+    enum { A = 12 * 1024, B = 40 * 1024 };
+    int to = (s + 1) % p, from = (s + p - 1) % p;
+    char *oa = malloc(A), *ob = malloc(B), *oc = malloc(B), *ia = malloc(A), *ib = malloc(B), *ic = malloc(B);
+    fill(oa, A, s, 1);
+    fill(ob, B, s, 2);
+    fill(oc, B, s, 3);
+    void *ra = declareReceive(ia, A, 60), *rb = declareReceive(ib, B, 61);
+    void *wa = declareSendTo(oa, A, to, 60), *wb = declareSendTo(ob, B, to, 61), *wc = declareSendTo(oc, B, to, 62);
+    expect(ra && rb && wa && wb && wc);
+    waitForBarrier();
+    startSend(wc);
+    startSend(wb);
+    startSend(wa);
+    waitForBarrier(); /* the sends arrive, or wait in their receiver's process */
+    void *rc = declareReceive(ic, B, 62);
+    startReceive(ra);
+    startReceive(rc);
+    startReceive(rb);
+    expect(waitFor(ra, -1) == 1 && waitFor(rb, -1) == 1 && waitFor(rc, -1) == 1);
+    expect(waitFor(wa, -1) == 1 && waitFor(wb, -1) == 1 && waitFor(wc, -1) == 1);
+    expect(filled(ia, A, from, 1) && filled(ib, B, from, 2) && filled(ic, B, from, 3));
+    free(oa);
+    free(ob);
+    free(oc);
+    free(ia);
+    free(ib);
+    free(ic);
 }
 
 /* A send declared and started before its receive exists. */
@@ -208,6 +258,8 @@ static void spmd(void)
     report("a 256 KiB message, 3 times");
     early(p, s);
     report("a send started before its receive was declared");
+    large_queued(p, s);
+    report("large sends started before their receives, one before its declaration");
     armed_then_sync(p, s);
     report("a receive armed before a sync, its send waited for before the sync");
     collectives(p, s);
