@@ -25,6 +25,7 @@ typedef struct {
 #define MPI_ANY_TAG (-1)
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_SERIALIZED 2
+#define MPI_TAG_UB 0 /* the first of Open MPI's predefined attribute keys */
 
 struct mpiw_lib {
     void *lib;
@@ -49,6 +50,7 @@ struct mpiw_lib {
     int (*improbe)(int, int, MPI_Comm, int *, MPI_Message *, MPI_Status *);
     int (*mrecv)(void *, int, MPI_Datatype, MPI_Message *, MPI_Status *);
     int (*get_count)(const MPI_Status *, MPI_Datatype, int *);
+    int (*comm_get_attr)(MPI_Comm, int, void *, int *);
     int (*type_hindexed)(int, const int *, const MPI_Aint *, MPI_Datatype, MPI_Datatype *);
     int (*type_commit)(MPI_Datatype *);
     int (*type_free)(MPI_Datatype *);
@@ -63,11 +65,12 @@ struct mpiw_lib {
     int nrecv, recv_left, nsend, cap;
     int *left, nleft; /* by rank: messages of its block not yet arrived */
     int finalized;
+    int tag_ub; /* the largest tag (MPI_TAG_UB), 0 when not known */
 };
 extern struct mpiw_lib M;
 
 /* Completes the n requests, running the progress hook while it waits
  * when one is set (msg.c). */
-int mpiw_complete(int n, MPI_Request *reqs);
+int mpiw_complete(int n, MPI_Request *reqs, MPI_Status *statuses);
 
 #endif

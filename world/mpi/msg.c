@@ -237,7 +237,7 @@ enum { SPIN_POLLS = 256 };
  * not held while it runs); MPIW_WAIT_STOPPED once the run is stopped (a
  * rank whose partner computes for ever must leave when its watchdog
  * stops the run). */
-static int wait_progressing(int n, MPI_Request *reqs)
+static int wait_progressing(int n, MPI_Request *reqs, MPI_Status *statuses)
 {
     /* Without a hook, nothing of this rank wants MPI meanwhile but, rarely,
      * the watchdog: the first polls keep the lock (a lock and an unlock
@@ -249,7 +249,7 @@ static int wait_progressing(int n, MPI_Request *reqs)
         int done = 0, rc = MPI_SUCCESS;
         pthread_mutex_lock(&lock);
         for (unsigned polls = 0; polls < SPIN_POLLS && !done && rc == MPI_SUCCESS; polls++)
-            rc = M.testall(n, reqs, &done, NULL);
+            rc = M.testall(n, reqs, &done, statuses);
         pthread_mutex_unlock(&lock);
         if (rc != MPI_SUCCESS)
             return -1;
@@ -260,7 +260,7 @@ static int wait_progressing(int n, MPI_Request *reqs)
     for (unsigned polls = spun;; polls++) {
         int done = 0;
         pthread_mutex_lock(&lock);
-        int rc = M.testall(n, reqs, &done, NULL);
+        int rc = M.testall(n, reqs, &done, statuses);
         pthread_mutex_unlock(&lock);
         if (rc != MPI_SUCCESS)
             return -1;
@@ -282,10 +282,10 @@ int mpiw_gather(const void *send, int len, void *recv, const int *lens, const in
     pthread_mutex_unlock(&lock);
     if (rc != MPI_SUCCESS)
         return -1;
-    return wait_progressing(1, &req);
+    return wait_progressing(1, &req, NULL);
 }
 
-int mpiw_complete(int n, MPI_Request *reqs)
+int mpiw_complete(int n, MPI_Request *reqs, MPI_Status *statuses)
 {
-    return wait_progressing(n, reqs);
+    return wait_progressing(n, reqs, statuses);
 }
