@@ -103,8 +103,8 @@ void bsp_sync(void)
     int step = engine ? goSyncStep(self->pid, 0) : 1;
     if (step > 0 && sched_barrier(WHERE_SYNC) == 0) {
         if (!engine && !flagged(ebsp_sync_flags, s)) {
-            if (fast_sync_direct(s))
-                atomic_fetch_add((_Atomic int32_t *)&self->superstep, 1);
+            if (fast_sync_direct(s)) /* only the core itself writes it: no locked add */
+                atomic_store_explicit((_Atomic int32_t *)&self->superstep, s + 1, memory_order_release);
         } else
             while ((step = goSyncStep(self->pid, step)) > 0 && step_barrier(step) == 0)
                 ;
