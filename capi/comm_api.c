@@ -297,7 +297,7 @@ __attribute__((noinline)) static void send_slow(int pid, const void *tag, const 
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
-    if (!self || !direct_send_fast(self, pid, tag, payload, nbytes))
+    if (!self || !send_fast(self, pid, tag, payload, nbytes))
         send_slow(pid, tag, payload, nbytes);
 }
 

@@ -297,13 +297,7 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
     size_t len = (size_t)tag_len + (size_t)nbytes;
     uint32_t *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
     if (h) {
-        h[0] = WIRE_KIND_MESSAGE;
-        h[1] = (uint32_t)tag_len;
-        h[2] = 0;
-        h[3] = (uint32_t)len;
-        copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
-        copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
-        d->run_end = 0;
+        wire_fill_message(d, h, tag_len, tag, payload, nbytes);
         count_send(self, &self->wire, pid, nbytes);
     }
     return status;

@@ -259,6 +259,45 @@ static inline int direct_send_fast(struct ebsp_core *self, int pid, const void *
     return 1;
 }
 
+/* The record of a message to a core of another process (wire_send) in
+ * room at h in d's log: kind, tag length, 0, length, then the tag and the
+ * payload. It ends a run of puts (wire_extend). */
+static inline void wire_fill_message(struct ebsp_dlog *d, uint32_t *h, int tag_len, const void *tag, const void *payload, int nbytes)
+{
+    h[0] = WIRE_KIND_MESSAGE;
+    h[1] = (uint32_t)tag_len;
+    h[2] = 0;
+    h[3] = (uint32_t)tag_len + (uint32_t)nbytes;
+    copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
+    copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
+    d->run_end = 0;
+}
+
+/* wire_send's fast path, inline in bsp_send: a message to a core of
+ * another process that this core sent to in this superstep already; 0
+ * when wire_send must decide. */
+static inline int wire_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    int tag_len = self->tagsize;
+    if (self->wire.stamp != superstep_stamp(self) || (unsigned)pid >= (unsigned)ebsp_active_nprocs ||
+        !send_is_plain(tag_len, tag, payload, nbytes) || !self->wire_to || self->wire_to[pid].stamp != self->wire.stamp ||
+        self->wire_to[pid].refs_pending)
+        return 0;
+    struct ebsp_dlog *d = &self->wire_to[pid];
+    uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)tag_len + (size_t)nbytes));
+    if (!h)
+        return 0;
+    wire_fill_message(d, h, tag_len, tag, payload, nbytes);
+    return 1;
+}
+
+/* bsp_send's fast paths in one (as put_fast): 1 when the message is logged. */
+static inline int send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    return world_local(pid) ? direct_send_fast(self, pid, tag, payload, nbytes)
+                            : wire_send_fast(self, pid, tag, payload, nbytes);
+}
+
 /* The steps of the sync, each on the calling core's own logs (the engine
  * calls them on the core's thread, capi/comm.go; so does bsp_sync's fast
  * path): read the gets' sources, write the gets' destinations, write the

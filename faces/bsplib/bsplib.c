@@ -660,7 +660,7 @@ void bsplib_set_tagsize_int(int *size)
 void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t size)
 {
     struct ebsp_core *fast = bl_fast_core(pid, 0, size);
-    if (fast && direct_send_fast(fast, (int)pid, tag, payload, (int)size))
+    if (fast && send_fast(fast, (int)pid, tag, payload, (int)size))
         return;
     struct ebsp_core *self = bl_core("bsp_send");
     int n;
