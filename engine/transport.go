@@ -46,6 +46,7 @@ type record struct {
 type Block struct {
 	buffer
 	view  bool          // mem is another's (View)
+	kept  bool          // and stays until the viewing core's next sync (ViewKept)
 	count [maxKinds]int // records of each kind
 	bytes [maxKinds]int // their payload bytes
 }
@@ -100,7 +101,7 @@ func (b *Block) countRecords(data []byte) error {
 // Clear empties the block, keeping its memory (a view's: forgetting it).
 func (b *Block) Clear() {
 	if b.view {
-		b.mem, b.view = nil, false
+		b.mem, b.view, b.kept = nil, false, false
 	}
 	b.clear()
 }
@@ -113,6 +114,15 @@ func (b *Block) View(data []byte) error {
 	b.Clear()
 	b.mem, b.used, b.view = data, len(data), true
 	return b.countRecords(data)
+}
+
+// ViewKept is View of data outside the Go heap that the transport keeps
+// unchanged until the destination core's next sync has begun: the
+// engine may then queue the block's messages where they lie.
+func (b *Block) ViewKept(data []byte) error {
+	err := b.View(data)
+	b.kept = err == nil
+	return err
 }
 
 var errBadBlock = errors.New("engine: a received block is not a sequence of records")
@@ -269,6 +279,10 @@ func (c *Core) deliver(lane Lane) {
 		if blk := t.In(lane, src, c.pid); blk != nil && blk.used > 0 {
 			if blk.count[kindPut] == blk.records() && !c.m.stats.on {
 				c.applyPuts(src, blk)
+				continue
+			}
+			if blk.kept && blk.count[kindMessage] == blk.records() && !c.m.stats.on {
+				c.queueMessagesInPlace(blk)
 				continue
 			}
 			blk.each(func(r record) { handlers[r.kind](c, src, r) })

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/binary"
 	"flag"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,4 +96,50 @@ func TestTransportsDeliverPerSourceInOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A kept view of message records (memory outside the Go heap, as a
+// transport's receive buffer) is queued where it lies: each message's tag
+// and payload point into the view, in packing order, with their sizes.
+func TestKeptMessagesQueuedInPlace(t *testing.T) {
+	var packed buffer // off the Go heap, as mpi.c's receive buffers
+	defer packed.free()
+	require.NoError(t, packed.grow(4096))
+	msgs := [][2]string{{"tg", "payload one"}, {"", "x"}, {"tag!", ""}, {"ab", "a longer payload, 32 bytes long."}}
+	for i, m := range msgs {
+		n := len(m[0]) + len(m[1])
+		rec := packed.take(recordSize(n))
+		binary.LittleEndian.PutUint32(rec[0:], uint32(kindMessage))
+		binary.LittleEndian.PutUint32(rec[4:], uint32(len(m[0])))
+		binary.LittleEndian.PutUint32(rec[8:], uint32(i))
+		binary.LittleEndian.PutUint32(rec[12:], uint32(n))
+		copy(rec[recHeader:], m[0]+m[1])
+	}
+	view := packed.mem[:packed.used]
+	blk := newBlock()
+	require.NoError(t, blk.ViewKept(view))
+	require.True(t, blk.kept)
+
+	var q msgQueue
+	defer q.free()
+	require.NoError(t, q.pushRecords(blk.mem[:blk.used], blk.count[kindMessage]))
+	st := q.state()
+	require.EqualValues(t, len(msgs), st.N)
+	total := 0
+	for i, m := range msgs {
+		got := q.at(int32(i))
+		assert.Equal(t, len(m[0]), got.tagLen)
+		assert.Equal(t, len(m[1]), got.size)
+		assert.Equal(t, m[0], string(unsafe.Slice((*byte)(got.tag), got.tagLen)))
+		assert.Equal(t, m[1], string(unsafe.Slice((*byte)(got.payload), got.size)))
+		inView := uintptr(got.tag) >= uintptr(unsafe.Pointer(&view[0])) && uintptr(got.tag) < uintptr(unsafe.Pointer(&view[0]))+uintptr(len(view))
+		assert.True(t, inView, "message %d was copied", i)
+		total += len(m[1])
+	}
+	assert.EqualValues(t, total, st.Bytes)
+
+	blk.Clear()
+	assert.False(t, blk.kept)
+	require.NoError(t, blk.View(view))
+	assert.False(t, blk.kept, "a plain view is not kept")
 }

@@ -556,9 +556,10 @@ func (w *World) unpack(r int, buf []byte) error {
 			blocks[dst-w.lo] = b
 		}
 		// in place: mpi.c keeps the block (and the staging buffer) until
-		// the round after next, and the engine delivers it before then (a
-		// lane comes in one round)
-		if err := b.View(data); err != nil {
+		// the next round with blocks of the same parity, a round of a
+		// later sync (only syncs post blocks, and a sync has at most two
+		// rounds), which all of this rank's cores have begun
+		if err := b.ViewKept(data); err != nil {
 			return err
 		}
 	}

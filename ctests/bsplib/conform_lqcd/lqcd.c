@@ -195,6 +195,52 @@ static void armed_then_sync(int p, int s)
     expect(waitFor(r, -1) == 1 && in == 700 + from);
 }
 
+/* BSPlib messages (from every core, so across ranks too) read by pointer
+ * after LQCD barriers within the superstep: their bytes stay where
+ * bsp_hpmove showed them until the next sync. */
+static void messages_through_barriers(int p, int s)
+{
+    enum { PER = 6, ITERS = 3 };
+    bsp_size_t ts = sizeof(int);
+    bsp_set_tagsize(&ts);
+    bsp_sync();
+    void **tags = malloc((size_t)p * PER * sizeof *tags), **pays = malloc((size_t)p * PER * sizeof *pays);
+    int *sizes = malloc((size_t)p * PER * sizeof *sizes), *seen = malloc((size_t)p * sizeof *seen);
+    for (int it = 0; it < ITERS; it++) {
+        for (int q = 0; q < p; q++)
+            for (int k = 0; k < PER; k++) {
+                int tag = it * 10000 + s, pay[4];
+                for (int j = 0; j < 4; j++)
+                    pay[j] = it * 1000000 + s * 100 + k * 4 + j;
+                bsp_send(q, &tag, pay, (int)((k % 4 + 1) * sizeof(int)));
+            }
+        bsp_sync();
+        bsp_nprocs_t n = 0;
+        bsp_size_t bytes = 0;
+        bsp_qsize(&n, &bytes);
+        expect(n == (bsp_nprocs_t)(p * PER));
+        for (bsp_nprocs_t i = 0; i < n && i < (bsp_nprocs_t)(p * PER); i++)
+            sizes[i] = (int)bsp_hpmove(&tags[i], &pays[i]);
+        waitForBarrier();
+        waitForBarrier();
+        memset(seen, 0, (size_t)p * sizeof *seen);
+        for (bsp_nprocs_t i = 0; i < n && i < (bsp_nprocs_t)(p * PER); i++) {
+            int tag, v;
+            memcpy(&tag, tags[i], sizeof tag);
+            int src = tag % 10000, k = src >= 0 && src < p ? seen[src]++ : 0;
+            expect(tag / 10000 == it && src >= 0 && src < p && sizes[i] == (int)((k % 4 + 1) * sizeof(int)));
+            for (int j = 0; j < sizes[i] / (int)sizeof(int); j++) {
+                memcpy(&v, (char *)pays[i] + j * sizeof v, sizeof v);
+                expect(v == it * 1000000 + src * 100 + k * 4 + j);
+            }
+        }
+    }
+    free(tags);
+    free(pays);
+    free(sizes);
+    free(seen);
+}
+
 static void collectives(int p, int s)
 {
     double d = sumDouble(value(s, 0));
@@ -262,6 +308,8 @@ static void spmd(void)
     report("large sends started before their receives, one before its declaration");
     armed_then_sync(p, s);
     report("a receive armed before a sync, its send waited for before the sync");
+    messages_through_barriers(p, s);
+    report("BSPlib messages read by pointer after LQCD barriers");
     collectives(p, s);
     bsp_sync();
     expect(shutdownMachine() == 0);
