@@ -7,8 +7,9 @@ import (
 
 // BSMP: messages with a tag of the superstep's tag size and a payload of
 // any size. A message sent in superstep s is in the receiver's queue in
-// superstep s+1 (tag and payload in the receiver's inbox arena, so the
-// pointers bsp_hpmove hands out stay valid until the next sync).
+// superstep s+1 (tag and payload in the receiver's inbox arena, or where
+// they lie: a sender's direct log, a transport's kept receive buffer; so
+// the pointers bsp_hpmove hands out stay valid until the next sync).
 
 // bsmpState is a core's BSMP state.
 type bsmpState struct {
