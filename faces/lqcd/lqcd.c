@@ -35,11 +35,11 @@
  * receiving rank takes such messages in whenever one of its cores calls
  * the API or waits (lqcd_poll; also while it waits in a barrier round or a
  * collective): into the receive buffer when it is armed, else as a staged
- * send (STAGED_MAGIC) that the receive's queue holds like a local one. The send completes when MPI has
- * its bytes (its buffer may be reused: the API's own definition), which
- * may be before the receive is armed; a receiver that cannot take them
- * (sizes differ, the core left without declaring the buffer) says so in
- * a message back, and the send fails. Collectives add a gather of the
+ * send (STAGED_MAGIC) that the receive's queue holds like a local one.
+ * The send completes when MPI has its bytes (its buffer may be reused:
+ * the API's own definition), which may be before the receive is armed; a
+ * receiver that cannot take them (sizes differ, the core left without
+ * declaring the buffer) says so in a message back, and the send fails. Collectives add a gather of the
  * slots (and arrays) of every rank after the barrier, so the sums run
  * over the same values in the same core order: the same bits in every
  * layout.
@@ -1303,6 +1303,8 @@ static void arrived(struct wire_head *h, int len, int from)
                 memcpy(r->buf, h + 1, (size_t)h->nbytes);
             set_state(r, CH_DONE);
             notify(r->owner);
+        } else {
+            set_state(r, CH_ARMED); /* the message is lost; the receive waits on */
         }
         free(h);
         return;

@@ -359,12 +359,14 @@ static int exchange_headers(void)
     int rc = mpiw_complete(n, X.hreqs, X.hstat);
     if (rc != 0)
         return rc;
-    for (int r = 0, i = 0; r < X.ranks; r++) {
+    const MPI_Status *st = X.hstat; /* the receives', in rank order */
+    for (int r = 0; r < X.ranks; r++) {
         if (r == X.me)
             continue;
         int count = -1;
-        if (M.get_count(&X.hstat[i++], M.integer, &count) == MPI_SUCCESS && count == 0)
-            X.in[r * w + HDR_FIRST] = X.hstat[i - 1].tag;
+        if (M.get_count(st, M.integer, &count) == MPI_SUCCESS && count == 0)
+            X.in[r * w + HDR_FIRST] = st->tag;
+        st++;
     }
     return 0;
 }

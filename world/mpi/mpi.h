@@ -103,7 +103,7 @@ void mpiw_stop_check(int (*is_stopped)(void));
 /* A persistent send of head_len bytes at head then body_len bytes at
  * body, both read in place at each start; NULL on failure. A body of
  * MPIW_BODY_APART bytes or more goes as a message of its own (tag |
- * MPIW_BODY) right after the head's, one in the head's message. */
+ * MPIW_BODY) right after the head's; a smaller one in the head's. */
 enum { MPIW_BODY = 1 << 16, MPIW_BODY_APART = 8192 };
 struct mpiw_send;
 struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag);
