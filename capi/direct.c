@@ -133,7 +133,9 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
 
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    if (!dst || !allowed(self, &self->gets, DIRECT_GET))
+    /* a get from another process is the engine's: asking would raise the
+       direct gets' flag, which keeps large payloads from landing in place */
+    if (!dst || !world_local(pid) || !allowed(self, &self->gets, DIRECT_GET))
         return DIRECT_ELSEWHERE;
     char *remote = hp_remote(self, pid, src, offset, nbytes);
     if (!remote)

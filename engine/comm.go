@@ -46,6 +46,7 @@ type machineComm struct {
 	unchecked bool // no per-request checks (NULL buffers)
 	limit     int
 	transport Transport
+	refMin    int // the transport's RefMin, or 0: gets from other processes answered by reference
 	// makeTransport makes the transport of a run (nil: shared memory)
 	makeTransport func(n int) Transport
 	// direct DRMA (direct.go): the shim's side, or nil; some core made
@@ -125,6 +126,10 @@ func (m *Machine) startComm() error {
 		mc.transport.Release()
 	}
 	mc.transport = m.newTransport(len(m.cores))
+	mc.refMin = 0
+	if t, ok := mc.transport.(RefOut); ok {
+		mc.refMin = t.RefMin()
+	}
 	mc.hostQ.clear()
 	for _, c := range m.cores {
 		c.comm.resetRun(mc.hostTag)

@@ -66,6 +66,7 @@ func init() {
 // drmaState is a core's DRMA state.
 type drmaState struct {
 	gets   []pendingGet // this superstep's gets, by number
+	lent   []memRange   // sources of replies sent by reference (serveGet), until phase B
 	found  []foundSlot  // by pid: the last slot found there (bufferedTarget)
 	direct directState  // direct.go
 }
@@ -354,12 +355,22 @@ func (c *Core) serveGet(src int, r record) {
 	if !ok {
 		return
 	}
-	reply, err := c.outBlock(laneReplies, src).add(kindGetReply, binary.LittleEndian.Uint32(r.data[4:]), 0, nbytes)
+	num, at := binary.LittleEndian.Uint32(r.data[4:]), addAt(reg.addr, int(r.b))
+	out := c.outBlock(laneReplies, src)
+	if min := c.m.comm.refMin; min > 0 && nbytes >= min && !c.local(src) {
+		// read where it lies in the next round, before any put is applied
+		if err := out.addRef(kindGetReply, num, 0, at, nbytes); err != nil {
+			c.comm.err = c.errorf("bsp_sync", "%v", err)
+		}
+		c.comm.lent = append(c.comm.lent, rangeAt(at, nbytes))
+		return
+	}
+	reply, err := out.add(kindGetReply, num, 0, nbytes)
 	if err != nil {
 		c.comm.err = c.errorf("bsp_sync", "%v", err)
 		return
 	}
-	copy(reply, bytesAt(addAt(reg.addr, int(r.b)), nbytes))
+	copy(reply, bytesAt(at, nbytes))
 }
 
 // completeGet writes a reply to the destination of its get (phase B).

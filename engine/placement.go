@@ -5,11 +5,13 @@ import (
 	"unsafe"
 )
 
-// Placement lets a transport between processes receive a large put's
-// bytes straight into its target, instead of into a buffer the sync then
-// copies from: an MPI world receives them in the first round of the sync
-// (world/mpi), before the steps that read or write registered memory.
-// Written that early, a put must end as the sync would have written it:
+// Placement lets a transport between processes receive a large payload
+// straight into where the sync writes it, instead of into a buffer the
+// sync then copies from: an MPI world (world/mpi) receives puts so in the
+// first round of a sync, and get replies in the second (after phase A has
+// read every get's source, before phase B writes get destinations and
+// then puts). Written that early, a payload must end as the sync would
+// have written it. A put:
 //
 //   - no get in the superstep (on any core: the flags are merged by the
 //     round that calls this): phase A reads get sources, and a put wins
@@ -22,19 +24,42 @@ import (
 //     its bytes: the sync applies those later, and issue order must win.
 //
 // Puts of different sources to the same bytes end in no defined order in
-// this mode (as direct puts within a process, see BeginDirect).
+// this mode (as direct puts within a process, see BeginDirect). A get
+// reply:
+//
+//   - not strict checks, as puts;
+//   - no direct get of its core in the superstep: phase B writes their
+//     destinations before the replies, which must win;
+//   - its destination overlaps no other get's of its core (phase B writes
+//     replies by source, then in issue order), nor a source that a core of
+//     this process sends by reference in the same round (serveGet: those
+//     bytes are read while the reply lands).
 //
 // The transport walks the records of one source for one core in issue
 // order, calling Record for each (with the header alone for those whose
 // bytes it receives apart) and leaving out of the block it hands the
 // engine those that Record placed.
 type Placement struct {
-	c      *Core
-	ok     bool
-	writes []slotBytes // per slot, the bytes the earlier records write
+	c       *Core
+	puts    bool        // puts may be placed
+	replies bool        // get replies may be placed
+	writes  []slotBytes // per slot, the bytes the earlier records write
 }
 
 type slotBytes struct{ slot, lo, hi int }
+
+// memRange is the bytes [lo, hi) of this process's memory.
+type memRange struct{ lo, hi uintptr }
+
+func rangeAt(p unsafe.Pointer, n int) memRange {
+	return memRange{uintptr(p), uintptr(p) + uintptr(n)}
+}
+
+func (r memRange) overlaps(o memRange) bool { return r.lo < o.hi && o.lo < r.hi }
+
+// placeScan bounds the gets a core may have for its replies to be placed:
+// the look for overlaps walks them.
+const placeScan = 1024
 
 // Placement begins the placement of the records core src (of another
 // process) sent to core dst (of this one) in this round.
@@ -44,21 +69,35 @@ func (m *Machine) Placement(src, dst int) Placement {
 	}
 	c := m.cores[dst]
 	mc := &m.comm
-	ok := mc.checks != CheckStrict && !c.local(src) && c.local(dst) &&
-		!c.flagged(mc.gets) && !c.flagged(mc.directGets)
-	return Placement{c: c, ok: ok}
+	if mc.checks == CheckStrict || c.local(src) || !c.local(dst) {
+		return Placement{c: c}
+	}
+	return Placement{c: c, puts: !c.flagged(mc.gets) && !c.flagged(mc.directGets), replies: !c.madeDirect(DirectGet)}
 }
 
-// Record takes the next record's header (kind, slot, offset, length):
+// Record takes the next record's header (kind, two arguments, length):
 // where its bytes may be received when apart is set and the rules above
 // allow it, else nil.
 func (p *Placement) Record(header []byte, apart bool) unsafe.Pointer {
-	if p.c == nil || Kind(binary.LittleEndian.Uint32(header)) != kindPut {
+	if p.c == nil {
 		return nil
 	}
-	slot := int(binary.LittleEndian.Uint32(header[4:]))
-	offset := int(binary.LittleEndian.Uint32(header[8:]))
+	a := int(binary.LittleEndian.Uint32(header[4:]))
+	b := int(binary.LittleEndian.Uint32(header[8:]))
 	n := int(binary.LittleEndian.Uint32(header[12:]))
+	switch Kind(binary.LittleEndian.Uint32(header)) {
+	case kindPut:
+		return p.put(a, b, n, apart)
+	case kindGetReply:
+		if apart && p.replies {
+			return p.c.replyTarget(a, n)
+		}
+	}
+	return nil
+}
+
+// put is Record for a put of n bytes at offset of slot.
+func (p *Placement) put(slot, offset, n int, apart bool) unsafe.Pointer {
 	lo, hi := offset, offset+n
 	free := true
 	i := 0
@@ -72,7 +111,7 @@ func (p *Placement) Record(header []byte, apart bool) unsafe.Pointer {
 	if i == len(p.writes) {
 		p.writes = append(p.writes, slotBytes{slot, lo, hi})
 	}
-	if !apart || !p.ok || !free || n == 0 {
+	if !apart || !p.puts || !free || n == 0 {
 		return nil
 	}
 	reg, found := p.c.slot(slot)
@@ -83,4 +122,27 @@ func (p *Placement) Record(header []byte, apart bool) unsafe.Pointer {
 		p.c.received[p.c.Superstep()%2].putBytes.Add(int64(n))
 	}
 	return addAt(reg.addr, offset)
+}
+
+// replyTarget is the destination of this core's get num, when its reply
+// of n bytes may be received there (the rules above), else nil.
+func (c *Core) replyTarget(num, n int) unsafe.Pointer {
+	gets := c.comm.gets
+	if num < 0 || num >= len(gets) || gets[num].nbytes != n || n == 0 || len(gets) > placeScan {
+		return nil
+	}
+	dst := rangeAt(gets[num].dst, n)
+	for i, g := range gets {
+		if i != num && dst.overlaps(rangeAt(g.dst, g.nbytes)) {
+			return nil
+		}
+	}
+	for _, o := range c.m.cores {
+		for _, r := range o.comm.lent {
+			if dst.overlaps(r) {
+				return nil
+			}
+		}
+	}
+	return gets[num].dst
 }

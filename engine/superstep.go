@@ -224,7 +224,7 @@ func (c *Core) syncDirectOnly() int {
 func (c *Core) syncPhaseB() {
 	c.writeDirectGets() // every core has read (phase A)
 	c.deliver(laneReplies)
-	c.comm.gets = c.comm.gets[:0]
+	c.comm.gets, c.comm.lent = c.comm.gets[:0], c.comm.lent[:0]
 	c.clearQueue()
 	if err := c.growInbox(c.incoming(laneData, kindMessage)); err != nil {
 		c.comm.err = err

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"errors"
+	"unsafe"
 )
 
 // The transport layer (Scrambler's packing and transmission layers,
@@ -45,10 +46,11 @@ type record struct {
 // buffers before it unpacks: BSMP's inbox).
 type Block struct {
 	buffer
-	view  bool          // mem is another's (View)
-	kept  bool          // and stays until the viewing core's next sync (ViewKept)
-	count [maxKinds]int // records of each kind
-	bytes [maxKinds]int // their payload bytes
+	view  bool             // mem is another's (View)
+	kept  bool             // and stays until the viewing core's next sync (ViewKept)
+	refs  []unsafe.Pointer // where the payloads of records with a reference lie (addRef)
+	count [maxKinds]int    // records of each kind
+	bytes [maxKinds]int    // their payload bytes
 }
 
 func newBlock() *Block { return &Block{buffer: buffer{onHeap: true}} }
@@ -170,8 +172,74 @@ func (b *Block) each(visit func(record)) {
 // clear empties the block, keeping its memory.
 func (b *Block) clear() {
 	b.reset()
+	b.refs = b.refs[:0]
 	b.count, b.bytes = [maxKinds]int{}, [maxKinds]int{}
 }
+
+// refFlag marks, in the kind word of a record in an outgoing block, a
+// record whose payload is a reference (addRef): the index of its bytes'
+// place in refs, and how many, 8 bytes each.
+const refFlag = 1 << 30
+
+const refSize = 16
+
+// addRef appends a record of kind whose n payload bytes stay at p: a
+// transport that reads them there (RefOut) sends them from p. Only for
+// blocks such a transport carries to another process.
+func (b *Block) addRef(kind Kind, a1, a2 uint32, p unsafe.Pointer, n int) error {
+	ref, err := b.add(kind, a1, a2, refSize)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(b.mem[b.used-recordSize(refSize):], uint32(kind)|refFlag)
+	binary.LittleEndian.PutUint64(ref[0:], uint64(len(b.refs)))
+	binary.LittleEndian.PutUint64(ref[8:], uint64(n))
+	b.bytes[kind] += n - refSize
+	b.refs = append(b.refs, p)
+	return nil
+}
+
+// Refs is the number of records of the block whose payload is a
+// reference: Bytes is then not what travels, Pieces is.
+func (b *Block) Refs() int { return len(b.refs) }
+
+// Pieces visits the block's records in order as they travel: runs of
+// whole records (header nil), and each record whose payload is a
+// reference as its header (payload length n) and the n bytes it refers
+// to, which the transport reads there during the round that follows.
+func (b *Block) Pieces(visit func(run, header, payload []byte)) {
+	mem := b.mem[:b.used]
+	start := 0
+	for at := 0; at < len(mem); {
+		kind := binary.LittleEndian.Uint32(mem[at:])
+		size := recordSize(int(binary.LittleEndian.Uint32(mem[at+12:])))
+		if kind&refFlag != 0 {
+			if at > start {
+				visit(mem[start:at], nil, nil)
+			}
+			header := make([]byte, recHeader)
+			copy(header, mem[at:at+recHeader])
+			p := b.refs[binary.LittleEndian.Uint64(mem[at+recHeader:])]
+			n := int(binary.LittleEndian.Uint64(mem[at+recHeader+8:]))
+			binary.LittleEndian.PutUint32(header[0:], kind&^refFlag)
+			binary.LittleEndian.PutUint32(header[12:], uint32(n))
+			visit(nil, header, bytesAt(p, n))
+			start = at + size
+		}
+		at += size
+	}
+	if start < len(mem) {
+		visit(mem[start:], nil, nil)
+	}
+}
+
+// RefOut is implemented by a transport that carries blocks with
+// references (addRef) to cores of other processes: it reads the bytes
+// referred to where they lie, in the round that follows the step that
+// packed them, and is done with them when that round ends. The engine
+// then answers a get of at least RefMin bytes from another process with
+// a reference to its source (serveGet): no copy of its own.
+type RefOut interface{ RefMin() int }
 
 // Transport moves blocks between the cores of one run: the world below
 // the engine. The cores may live in several processes (an MPI world); the

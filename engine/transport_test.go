@@ -143,3 +143,48 @@ func TestKeptMessagesQueuedInPlace(t *testing.T) {
 	require.NoError(t, blk.View(view))
 	assert.False(t, blk.kept, "a plain view is not kept")
 }
+
+// A record whose payload is a reference (a get reply from another
+// process, serveGet) travels as its header and the bytes where they lie,
+// between the runs of records around it, in packing order.
+func TestBlockReferencesTravelApart(t *testing.T) {
+	var source buffer // off the Go heap, as a registered variable
+	defer source.free()
+	require.NoError(t, source.grow(4096))
+	payload := source.take(4096)
+	for i := range payload {
+		payload[i] = byte(i)
+	}
+	blk := newBlock()
+	small, err := blk.add(kindGetReply, 1, 0, 3)
+	require.NoError(t, err)
+	copy(small, "abc")
+	require.NoError(t, blk.addRef(kindGetReply, 2, 0, unsafe.Pointer(&payload[0]), len(payload)))
+	_, err = blk.add(kindGetReply, 3, 0, 8)
+	require.NoError(t, err)
+	require.Equal(t, 1, blk.Refs())
+	assert.Equal(t, 3, blk.count[kindGetReply])
+	assert.Equal(t, 3+4096+8, blk.bytes[kindGetReply])
+
+	var runs, headers [][]byte
+	blk.Pieces(func(run, header, data []byte) {
+		if header == nil {
+			runs = append(runs, run)
+			return
+		}
+		headers = append(headers, header)
+		assert.Equal(t, unsafe.Pointer(&payload[0]), unsafe.Pointer(&data[0]), "the payload was copied")
+		assert.Len(t, data, len(payload))
+	})
+	require.Len(t, runs, 2)
+	require.Len(t, headers, 1)
+	assert.Equal(t, recordSize(3), len(runs[0]))
+	assert.Equal(t, recordSize(8), len(runs[1]))
+	assert.Equal(t, uint32(kindGetReply), binary.LittleEndian.Uint32(headers[0][0:]))
+	assert.Equal(t, uint32(2), binary.LittleEndian.Uint32(headers[0][4:]))
+	assert.Equal(t, uint32(len(payload)), binary.LittleEndian.Uint32(headers[0][12:]))
+	assert.Equal(t, uint32(3), binary.LittleEndian.Uint32(runs[1][4:]))
+
+	blk.clear()
+	assert.Zero(t, blk.Refs())
+}

@@ -186,6 +186,7 @@ type entryPlan struct {
 // memory) or records another layer keeps (C memory).
 type part struct {
 	data     []byte
+	block    *engine.Block // the engine block data is, when it has references
 	external bool
 	payload  []byte // OutApart's: data is the header, this the payload
 }
@@ -383,7 +384,9 @@ func (w *World) pack(r int) error {
 		e := entryPlan{lane: lane, src: src, dst: dst}
 		first := len(w.segs)
 		for _, p := range parts {
-			if p.payload != nil {
+			if p.block != nil {
+				w.pieces(p.block)
+			} else if p.payload != nil {
 				w.segs = append(w.segs, segment{data: p.data, apart: true, payload: p.payload})
 			} else if p.external && len(p.data) >= apartMin {
 				w.split(p.data)
@@ -440,6 +443,23 @@ func (w *World) pack(r int) error {
 	return nil
 }
 
+// pieces appends to w.segs the records of an engine block with
+// references: the payloads referred to apart, straight from where they lie.
+func (w *World) pieces(b *engine.Block) {
+	b.Pieces(func(run, header, payload []byte) {
+		if header == nil {
+			w.segs = append(w.segs, segment{data: run})
+		} else {
+			w.segs = append(w.segs, segment{data: header, apart: true, payload: payload})
+		}
+	})
+}
+
+// RefMin: the world sends a payload of apartMin bytes or more that an
+// engine block refers to from where it lies, in the round that follows,
+// and is done with it when that round ends (engine.RefOut).
+func (w *World) RefMin() int { return apartMin }
+
 // recHeader is the size of a record's header (engine/transport.go: kind,
 // two arguments, payload length; the payload follows, padded to 8).
 const recHeader = 16
@@ -483,7 +503,11 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 			for dst := lo; dst < hi; dst++ {
 				parts = parts[:0]
 				if blocks := w.out[i][lane]; blocks != nil && blocks[dst] != nil && len(blocks[dst].Bytes()) > 0 {
-					parts = append(parts, part{data: blocks[dst].Bytes()})
+					b := blocks[dst]
+					parts = append(parts, part{data: b.Bytes()})
+					if b.Refs() > 0 {
+						parts[len(parts)-1].block = b
+					}
 				}
 				for _, e := range w.external[i] {
 					if int(e.lane) == lane && e.dst == dst && len(e.records) > 0 {

@@ -229,6 +229,30 @@ static void spmd(void)
     bsp_sync();
     int hp_then_put = big[0] == 500.0 + prev && big[8] == -7 && big[m - 1] == 500.0 + prev;
     check("hpputs of 64 KiB", hp_alone && hp_offset && hp_then_put);
+
+    /* gets of 64 KiB (under mpirun, from another rank, sent from their
+     * source and landing in their destination in the sync): into the very
+     * bytes the previous core gets from in the same superstep, with a put
+     * to them that wins; then beside small gets to the same bytes, which
+     * keep issue order */
+    for (size_t i = 0; i < 2 * m; i++)
+        big[i] = (i < m ? 600.0 : 700.0) + s;
+    bsp_sync();
+    double mark = -8;
+    bsp_get(next, big, 0, big, m * sizeof(double));
+    bsp_put(next, &mark, big, 16 * sizeof(double), sizeof mark);
+    bsp_sync();
+    int swapped = big[0] == 600.0 + next && big[16] == -8 && big[m - 1] == 600.0 + next && big[m] == 700.0 + s;
+    bsp_sync();
+    double *out = calloc(m, sizeof(double));
+    bsp_get(next, big, m * sizeof(double), out + 8, sizeof(double));      /* the large get overwrites it */
+    bsp_get(next, big, 0, out, m * sizeof(double));                        /* from 600 + next's next */
+    bsp_get(next, big, (m + 1) * sizeof(double), out + 16, sizeof(double)); /* overwrites the large get */
+    bsp_sync();
+    double nn = 600.0 + (next + 1) % p;
+    int in_order = out[0] == nn && out[8] == nn && out[16] == 700.0 + next && out[m - 1] == nn;
+    check("gets of 64 KiB: sources read first, puts win, issue order", swapped && in_order);
+    free(out);
     free(blk2);
     free(blk);
     bsp_pop_reg(big);
