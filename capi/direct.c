@@ -209,6 +209,21 @@ void direct_write_gets(void)
     self->gets.log.used = 0;
 }
 
+int direct_gets_write(const struct ebsp_core *c, const void *p, size_t n, size_t max)
+{
+    const unsigned char *buf = c->gets.log.buf;
+    uintptr_t lo = (uintptr_t)p, hi = lo + n;
+    size_t seen = 0;
+    for (size_t at = 0, used = c->gets.log.used; at < used; seen++) {
+        const struct get_entry *e = (const void *)(buf + at);
+        uintptr_t d = (uintptr_t)e->dst;
+        if (seen == max || (d < hi && lo < d + e->nbytes))
+            return 1;
+        at += get_entry_size(e->nbytes);
+    }
+    return 0;
+}
+
 void direct_write_puts(void)
 {
     struct ebsp_core *self = ebsp_self;

@@ -27,6 +27,13 @@ func (directDRMA) WriteGets(int) { C.direct_write_gets() }
 
 func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
+// GetsWrite looks through core pid's log of direct gets (pid waits in a
+// barrier).
+func (directDRMA) GetsWrite(pid int, p unsafe.Pointer, n, max int) bool {
+	core, _ := coreTable(pid)
+	return core == nil || C.direct_gets_write(core, p, C.size_t(n), C.size_t(max)) != 0
+}
+
 // coreTable is core pid's entry of the running section's C core table,
 // and the section's core count; nil when there is none.
 func coreTable(pid int) (*C.struct_ebsp_core, int) {

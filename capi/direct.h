@@ -306,6 +306,11 @@ void direct_read_gets(void);
 void direct_write_gets(void);
 void direct_write_puts(void);
 
+/* Whether a direct get that core c logged in this superstep writes any of
+ * the n bytes at p, or c logged more than max (not looked at): 1, else 0.
+ * Read by another thread while c waits in a barrier. */
+int direct_gets_write(const struct ebsp_core *c, const void *p, size_t n, size_t max);
+
 /* Run end: returns the logs' memory, dropping requests never synced. */
 void direct_free_all(struct ebsp_core *cores, int n);
 

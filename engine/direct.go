@@ -39,6 +39,10 @@ type DirectDRMA interface {
 	ReadGets(pid int)  // read the gets' sources
 	WriteGets(pid int) // write the gets' destinations
 	WritePuts(pid int) // write the puts
+	// GetsWrite tells whether a direct get of core pid in this superstep
+	// writes any of the n bytes at p, or pid made more than max (not
+	// looked at); from another thread, while pid waits in a barrier.
+	GetsWrite(pid int, p unsafe.Pointer, n, max int) bool
 	// Wired visits the records core src packed for each destination in
 	// this superstep (DirectWire) and forgets them; on src's thread.
 	Wired(src int, visit func(dst int, records []byte))

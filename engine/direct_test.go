@@ -83,6 +83,20 @@ func (f *fakeDirect) WriteGets(pid int) {
 	f.mu.Unlock()
 }
 
+func (f *fakeDirect) GetsWrite(pid int, p unsafe.Pointer, n, max int) bool {
+	_, gets := f.logged(pid)
+	if len(gets) > max {
+		return true
+	}
+	r := rangeAt(p, n)
+	for _, g := range gets {
+		if r.overlaps(rangeAt(unsafe.Pointer(g.dst), 8)) {
+			return true
+		}
+	}
+	return false
+}
+
 // wire packs a put to dst as capi/direct.c's wire_put does (record); with
 // apart set, as wire_hpput does (header and source kept apart).
 func (f *fakeDirect) wire(k kcore, dst int, addr *int64, v []int64, apart bool) {

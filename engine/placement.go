@@ -28,22 +28,22 @@ import (
 // reply:
 //
 //   - not strict checks, as puts;
-//   - no direct get of its core in the superstep: phase B writes their
-//     destinations before the replies, which must win;
-//   - its destination overlaps no other get's of its core (phase B writes
-//     replies by source, then in issue order), nor a source that a core of
-//     this process sends by reference in the same round (serveGet: those
-//     bytes are read while the reply lands).
+//   - its destination overlaps no other get's of its core: not a direct
+//     get's (phase B writes their destinations before the replies, which
+//     must win), nor another reply's (phase B writes them by source, then
+//     in issue order); nor a source that a core of this process sends by
+//     reference in the same round (serveGet: those bytes are read while
+//     the reply lands).
 //
 // The transport walks the records of one source for one core in issue
 // order, calling Record for each (with the header alone for those whose
 // bytes it receives apart) and leaving out of the block it hands the
 // engine those that Record placed.
 type Placement struct {
-	c       *Core
-	puts    bool        // puts may be placed
-	replies bool        // get replies may be placed
-	writes  []slotBytes // per slot, the bytes the earlier records write
+	c      *Core
+	far    bool        // from another process, without strict checks: replies may be placed
+	puts   bool        // and puts too
+	writes []slotBytes // per slot, the bytes the earlier records write
 }
 
 type slotBytes struct{ slot, lo, hi int }
@@ -72,7 +72,7 @@ func (m *Machine) Placement(src, dst int) Placement {
 	if mc.checks == CheckStrict || c.local(src) || !c.local(dst) {
 		return Placement{c: c}
 	}
-	return Placement{c: c, puts: !c.flagged(mc.gets) && !c.flagged(mc.directGets), replies: !c.madeDirect(DirectGet)}
+	return Placement{c: c, far: true, puts: !c.flagged(mc.gets) && !c.flagged(mc.directGets)}
 }
 
 // Record takes the next record's header (kind, two arguments, length):
@@ -89,7 +89,7 @@ func (p *Placement) Record(header []byte, apart bool) unsafe.Pointer {
 	case kindPut:
 		return p.put(a, b, n, apart)
 	case kindGetReply:
-		if apart && p.replies {
+		if apart && p.far {
 			return p.c.replyTarget(a, n)
 		}
 	}
@@ -136,6 +136,9 @@ func (c *Core) replyTarget(num, n int) unsafe.Pointer {
 		if i != num && dst.overlaps(rangeAt(g.dst, g.nbytes)) {
 			return nil
 		}
+	}
+	if c.madeDirect(DirectGet) && c.m.comm.direct.GetsWrite(c.pid, gets[num].dst, n, placeScan) {
+		return nil
 	}
 	for _, o := range c.m.cores {
 		for _, r := range o.comm.lent {
