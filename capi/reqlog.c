@@ -119,11 +119,34 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     return 1;
 }
 
+/* Whether the nbytes at dst can be written. The pages found so in this
+ * superstep are remembered as one range, which gets into consecutive
+ * bytes extend: a loop of word gets looks at each page once, not at each
+ * word (a tenth of such a get to another rank). */
+static int writable(struct ebsp_core *self, void *dst, int nbytes)
+{
+    uintptr_t lo = (uintptr_t)dst, hi = lo + (size_t)nbytes, page = 4096;
+    int32_t stamp = superstep_stamp(self);
+    if (self->good_stamp == stamp && lo >= self->good_lo && hi <= self->good_hi)
+        return 1;
+    if (user_memory_good(dst, (size_t)nbytes, 1) < (size_t)nbytes)
+        return 0;
+    uintptr_t first = lo & ~(page - 1), end = (hi + page - 1) & ~(page - 1);
+    if (self->good_stamp == stamp && first <= self->good_hi && end >= self->good_lo) {
+        first = first < self->good_lo ? first : self->good_lo;
+        end = end > self->good_hi ? end : self->good_hi;
+    }
+    self->good_lo = first;
+    self->good_hi = end;
+    self->good_stamp = stamp;
+    return 1;
+}
+
 int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     /* the engine writes dst at the sync, in Go: one that cannot be written
        goes to it now instead, to be reported by the call */
-    if (nbytes > 0 && user_memory_good(dst, (size_t)nbytes, 1) < (size_t)nbytes)
+    if (nbytes > 0 && !writable(self, dst, nbytes))
         return 0;
     struct reqlog_entry *e = append(self, REQ_GET, 0);
     if (!e)

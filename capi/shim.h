@@ -128,6 +128,8 @@ struct ebsp_core {
     int64_t *wire_bound;       /* [pid]: its registered bytes of that variable, -1 not asked yet */
     struct wire_ref *wire_refs; /* large hpputs to other processes in this superstep (refs_stamp) */
     int32_t nrefs, refs_cap, refs_stamp;
+    uintptr_t good_lo, good_hi; /* pages found writable in this superstep (good_stamp), reqlog_get */
+    int32_t good_stamp;
     struct ebsp_tally *tally;  /* [pid]: direct requests counted for EBSP_STATS, or NULL */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */

@@ -352,11 +352,41 @@ func (c *Core) get(call string, pid int, src unsafe.Pointer, offset int, dst uns
 func (c *Core) serveGet(src int, r record) {
 	nbytes := int(binary.LittleEndian.Uint32(r.data[0:]))
 	reg, ok := c.incomingSlot("bsp_get", src, int(r.a), int(r.b), nbytes)
-	if !ok {
-		return
+	if ok {
+		c.reply(c.outBlock(laneReplies, src), src, binary.LittleEndian.Uint32(r.data[4:]), addAt(reg.addr, int(r.b)), nbytes)
 	}
-	num, at := binary.LittleEndian.Uint32(r.data[4:]), addAt(reg.addr, int(r.b))
+}
+
+// serveGets is serveGet for each record of a block of get requests, the
+// common case of a request block, without a call per record (as
+// applyPuts).
+func (c *Core) serveGets(src int, b *Block) {
+	checked := !c.local(src)
 	out := c.outBlock(laneReplies, src)
+	mem := b.mem[:b.used]
+	var reg registration
+	var found bool
+	last, bound := -1, 0 // the slot of reg, and its checked size
+	for len(mem) >= recordSize(getRequestSize) && c.comm.err == nil {
+		slot := int(binary.LittleEndian.Uint32(mem[4:]))
+		offset := int(binary.LittleEndian.Uint32(mem[8:]))
+		nbytes := int(binary.LittleEndian.Uint32(mem[recHeader:]))
+		num := binary.LittleEndian.Uint32(mem[recHeader+4:])
+		mem = mem[recordSize(getRequestSize):]
+		if slot != last {
+			reg, found = c.slot(slot)
+			last, bound = slot, c.checkedSize(reg)
+		}
+		if checked && (!found || offset+nbytes > bound) {
+			c.checkIncoming("bsp_get", src, slot, offset, nbytes) // reports it
+			return
+		}
+		c.reply(out, src, num, addAt(reg.addr, offset), nbytes)
+	}
+}
+
+// reply answers get num of core src with the nbytes at at.
+func (c *Core) reply(out *Block, src int, num uint32, at unsafe.Pointer, nbytes int) {
 	if min := c.m.comm.refMin; min > 0 && nbytes >= min && !c.local(src) {
 		// read where it lies in the next round, before any put is applied
 		if err := out.addRef(kindGetReply, num, 0, at, nbytes); err != nil {
@@ -365,18 +395,51 @@ func (c *Core) serveGet(src int, r record) {
 		c.comm.lent = append(c.comm.lent, rangeAt(at, nbytes))
 		return
 	}
-	reply, err := out.add(kindGetReply, num, 0, nbytes)
+	data, err := out.add(kindGetReply, num, 0, nbytes)
 	if err != nil {
 		c.comm.err = c.errorf("bsp_sync", "%v", err)
 		return
 	}
-	copy(reply, bytesAt(at, nbytes))
+	copyWords(data, at, nbytes)
+}
+
+// copyWords copies n bytes from p into data, a word without a call to
+// memmove.
+func copyWords(data []byte, p unsafe.Pointer, n int) {
+	switch n {
+	case 8:
+		*(*[8]byte)(data) = *(*[8]byte)(p)
+	case 4:
+		*(*[4]byte)(data) = *(*[4]byte)(p)
+	default:
+		copy(data, bytesAt(p, n))
+	}
 }
 
 // completeGet writes a reply to the destination of its get (phase B).
 func (c *Core) completeGet(_ int, r record) {
 	g := c.comm.gets[r.a]
 	copy(bytesAt(g.dst, g.nbytes), r.data)
+}
+
+// completeGets is completeGet for each record of a block of replies.
+func (c *Core) completeGets(b *Block) {
+	gets := c.comm.gets
+	mem := b.mem[:b.used]
+	for len(mem) > 0 {
+		g := gets[binary.LittleEndian.Uint32(mem[4:])]
+		n := int(binary.LittleEndian.Uint32(mem[12:]))
+		data := mem[recHeader : recHeader+n]
+		mem = mem[recordSize(n):]
+		switch {
+		case n == 8 && g.nbytes == 8:
+			*(*[8]byte)(g.dst) = [8]byte(data)
+		case n == 4 && g.nbytes == 4:
+			*(*[4]byte)(g.dst) = [4]byte(data)
+		default:
+			copy(bytesAt(g.dst, g.nbytes), data)
+		}
+	}
 }
 
 // HPGet is bsp_hpget: read from the source at once.

@@ -345,9 +345,18 @@ func (c *Core) deliver(lane Lane) {
 	t := c.m.comm.transport
 	for src := range c.m.cores {
 		if blk := t.In(lane, src, c.pid); blk != nil && blk.used > 0 {
-			if blk.count[kindPut] == blk.records() && !c.m.stats.on {
-				c.applyPuts(src, blk)
-				continue
+			if !c.m.stats.on {
+				switch blk.records() {
+				case blk.count[kindPut]:
+					c.applyPuts(src, blk)
+					continue
+				case blk.count[kindGetRequest]:
+					c.serveGets(src, blk)
+					continue
+				case blk.count[kindGetReply]:
+					c.completeGets(blk)
+					continue
+				}
 			}
 			if blk.kept && blk.count[kindMessage] == blk.records() && !c.m.stats.on {
 				c.queueMessagesInPlace(blk)
