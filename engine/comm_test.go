@@ -577,3 +577,41 @@ func TestEmptySyncDropsQueuedMessages(t *testing.T) {
 	// per sync: messages queued, then whether the next sync needs the engine
 	assert.Equal(t, [][]int{{0, 0, 0, 0, 0, 0}, {1, 1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}}, queued)
 }
+
+// A get of the bytes right after the last get's source, into the bytes
+// right after its destination, joins it: one request for a loop of word
+// gets, with the values of separate gets; any other get starts a new one.
+func TestGetsOfNextBytesJoin(t *testing.T) {
+	const n = 3
+	m := newTestMachine(t, n)
+	mem := perCore(n)
+	got := make([][10]int64, n)
+	requests := make([]int, n)
+	require.Nil(t, spmd(t, m, func(k kcore) {
+		me := mem[k.Pid()]
+		for i := range me.arr {
+			me.arr[i] = int64(10*k.Pid() + i)
+		}
+		k.must(k.PushReg(ptr(&me.arr), 64))
+		k.Sync()
+		next := (k.Pid() + 1) % n
+		g := &got[k.Pid()]
+		for i := range 4 { // one run: words 0..3 into g[0..3]
+			k.must(k.Get(next, ptr(&me.arr), 8*i, ptr(&g[i]), 8))
+		}
+		k.must(k.Get(next, ptr(&me.arr), 8*5, ptr(&g[5]), 8)) // a gap in the source
+		k.must(k.Get(next, ptr(&me.arr), 8*6, ptr(&g[7]), 8)) // a gap in the destination
+		k.must(k.Get(next, ptr(&me.arr), 8*7, ptr(&g[8]), 8)) // joins the one before
+		requests[k.Pid()] = k.outBlock(laneRequests, next).count[kindGetRequest]
+		me.arr[0] = -1 // changed after the gets: they read it at the sync
+		k.Sync()
+	}))
+	for pid := range n {
+		next := (pid + 1) % n
+		want := [10]int64{int64(10 * next), int64(10*next + 1), int64(10*next + 2), int64(10*next + 3), 0,
+			int64(10*next + 5), 0, int64(10*next + 6), int64(10*next + 7), 0}
+		want[0] = -1
+		assert.Equal(t, want, got[pid], "core %d", pid)
+		assert.Equal(t, 3, requests[pid], "core %d: the requests packed", pid)
+	}
+}

@@ -65,10 +65,11 @@ func init() {
 
 // drmaState is a core's DRMA state.
 type drmaState struct {
-	gets   []pendingGet // this superstep's gets, by number
-	lent   []memRange   // sources of replies sent by reference (serveGet), until phase B
-	found  []foundSlot  // by pid: the last slot found there (bufferedTarget)
-	direct directState  // direct.go
+	gets    []pendingGet // this superstep's gets, by number
+	getRuns []getRun     // by destination pid: the last get packed for it (joinGet)
+	lent    []memRange   // sources of replies sent by reference (serveGet), until phase B
+	found   []foundSlot  // by pid: the last slot found there (bufferedTarget)
+	direct  directState  // direct.go
 }
 
 // foundSlot says that a core's slot-1 was found filled in superstep step-1.
@@ -329,6 +330,10 @@ func (c *Core) get(call string, pid int, src unsafe.Pointer, offset int, dst uns
 		return c.errorf(call, "communication memory exhausted: this core requested more than %d MiB in one superstep (raise %s)",
 			c.m.comm.limit>>20, CommLimitEnv)
 	}
+	if c.joinGet(pid, slot, offset, dst, nbytes) {
+		return nil
+	}
+	blk := c.outBlock(laneRequests, pid)
 	req, err := c.pack(call, laneRequests, pid, kindGetRequest, uint32(slot), uint32(offset), getRequestSize)
 	if err != nil {
 		return err
@@ -339,11 +344,63 @@ func (c *Core) get(call string, pid int, src unsafe.Pointer, offset int, dst uns
 	if len(cs.gets) == 0 {
 		c.flag(c.m.comm.gets)
 	}
+	if !c.m.stats.on {
+		c.getRunAt(pid, getRun{step: c.Superstep() + 1, slot: slot, next: offset + nbytes,
+			dst: uintptr(dst) + uintptr(nbytes), end: blk.used, num: len(cs.gets)})
+	}
 	cs.gets = append(cs.gets, pendingGet{dst: dst, nbytes: nbytes})
 	if c.m.stats.on {
 		c.countGot(pid, 1, nbytes)
 	}
 	return nil
+}
+
+// getRun is the last get a core packed for a destination core in a
+// superstep: a get of the bytes right after its source, into the bytes
+// right after its destination, joins it (joinGet).
+type getRun struct {
+	step     int     // superstep+1: valid in that superstep only
+	slot     int     // the variable's slot
+	next     int     // the offset after its bytes
+	dst      uintptr // the destination after its bytes
+	end, num int     // where its record ends in the block, and its get number
+}
+
+// getRunMax bounds the bytes a joined get reads.
+const getRunMax = 1 << 30
+
+func (c *Core) getRunAt(pid int, r getRun) {
+	if c.comm.getRuns == nil {
+		c.comm.getRuns = make([]getRun, len(c.m.cores))
+	}
+	c.comm.getRuns[pid] = r
+}
+
+// joinGet makes the last get to pid read nbytes more, when this get reads
+// the bytes right after its source into the bytes right after its
+// destination and nothing was packed for pid after it: one request and
+// one reply instead of two, with the same result (every get's source is
+// read before any destination is written). Not with statistics, which
+// count requests where they arrive.
+func (c *Core) joinGet(pid, slot, offset int, dst unsafe.Pointer, nbytes int) bool {
+	if c.comm.getRuns == nil || c.m.stats.on {
+		return false
+	}
+	r := &c.comm.getRuns[pid]
+	if r.step != c.Superstep()+1 || r.slot != slot || r.next != offset || r.dst != uintptr(dst) || r.num >= len(c.comm.gets) {
+		return false
+	}
+	blk := c.outBlock(laneRequests, pid)
+	g := &c.comm.gets[r.num]
+	if r.end != blk.used || g.nbytes+nbytes > getRunMax {
+		return false
+	}
+	g.nbytes += nbytes
+	binary.LittleEndian.PutUint32(blk.mem[r.end-getRequestSize:], uint32(g.nbytes))
+	r.next += nbytes
+	r.dst += uintptr(nbytes)
+	c.comm.outBytes += nbytes
+	return true
 }
 
 // serveGet answers a get request for this core's copy of a variable with
