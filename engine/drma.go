@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"math"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -262,32 +263,26 @@ func (c *Core) applyPut(src int, r record) {
 // case of a data block, without a call per record: at 16 cores the calls
 // were a fifth of a put's cost in the engine.
 func (c *Core) applyPuts(src int, b *Block) {
-	checked := !c.local(src)
+	slots := c.incomingSlots(src)
 	mem := b.mem[:b.used]
-	var reg registration
-	var found bool
-	last, bound := -1, 0 // the slot of reg, and its checked size
 	for len(mem) > 0 {
 		slot := int(binary.LittleEndian.Uint32(mem[4:]))
 		offset := int(binary.LittleEndian.Uint32(mem[8:]))
 		n := int(binary.LittleEndian.Uint32(mem[12:]))
 		data := mem[recHeader : recHeader+n]
 		mem = mem[recordSize(n):]
-		if slot != last {
-			reg, found = c.slot(slot)
-			last, bound = slot, c.checkedSize(reg)
-		}
-		if checked && (!found || offset+n > bound) {
+		addr, ok := slots.find(slot, offset, n)
+		if !ok {
 			c.checkIncoming("bsp_put", src, slot, offset, n) // reports it
 			return
 		}
 		switch n { // a word without a call to memmove
 		case 8:
-			*(*[8]byte)(addAt(reg.addr, offset)) = [8]byte(data)
+			*(*[8]byte)(addAt(addr, offset)) = [8]byte(data)
 		case 4:
-			*(*[4]byte)(addAt(reg.addr, offset)) = [4]byte(data)
+			*(*[4]byte)(addAt(addr, offset)) = [4]byte(data)
 		default:
-			copy(bytesAt(addAt(reg.addr, offset), n), data)
+			copy(bytesAt(addAt(addr, offset), n), data)
 		}
 	}
 }
@@ -418,27 +413,60 @@ func (c *Core) serveGet(src int, r record) {
 // common case of a request block, without a call per record (as
 // applyPuts).
 func (c *Core) serveGets(src int, b *Block) {
-	checked := !c.local(src)
+	slots := c.incomingSlots(src)
 	out := c.outBlock(laneReplies, src)
 	mem := b.mem[:b.used]
-	var reg registration
-	var found bool
-	last, bound := -1, 0 // the slot of reg, and its checked size
 	for len(mem) >= recordSize(getRequestSize) && c.comm.err == nil {
 		slot := int(binary.LittleEndian.Uint32(mem[4:]))
 		offset := int(binary.LittleEndian.Uint32(mem[8:]))
 		nbytes := int(binary.LittleEndian.Uint32(mem[recHeader:]))
 		num := binary.LittleEndian.Uint32(mem[recHeader+4:])
 		mem = mem[recordSize(getRequestSize):]
-		if slot != last {
-			reg, found = c.slot(slot)
-			last, bound = slot, c.checkedSize(reg)
-		}
-		if checked && (!found || offset+nbytes > bound) {
+		addr, ok := slots.find(slot, offset, nbytes)
+		if !ok {
 			c.checkIncoming("bsp_get", src, slot, offset, nbytes) // reports it
 			return
 		}
-		c.reply(out, src, num, addAt(reg.addr, offset), nbytes)
+		c.reply(out, src, num, addAt(addr, offset), nbytes)
+	}
+}
+
+// slotCursor finds the registrations a block of requests from one core
+// names, looking a slot up once per run of records that name it, and
+// checking each request when the sender is in another process (else it
+// checked at the call).
+type slotCursor struct {
+	c       *Core
+	checked bool
+	last    int            // the slot looked up
+	addr    unsafe.Pointer // where its variable starts
+	bound   int            // how far requests may reach: its checked size, -1 if none, or no limit
+}
+
+func (c *Core) incomingSlots(src int) slotCursor {
+	return slotCursor{c: c, checked: !c.local(src), last: -1}
+}
+
+// find is where slot's variable starts, for n bytes at offset; false
+// when the request must be reported (checkIncoming).
+func (s *slotCursor) find(slot, offset, n int) (unsafe.Pointer, bool) {
+	if slot != s.last {
+		s.load(slot)
+	}
+	return s.addr, offset+n <= s.bound
+}
+
+//go:noinline
+func (s *slotCursor) load(slot int) { // rare: out of find, which inlines
+	reg, found := s.c.slot(slot)
+	s.last, s.addr = slot, reg.addr
+	switch {
+	case !s.checked:
+		s.bound = math.MaxInt
+	case !found:
+		s.bound = -1
+	default:
+		s.bound = s.c.checkedSize(reg)
 	}
 }
 

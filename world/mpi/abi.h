@@ -13,7 +13,6 @@ typedef void *MPI_Comm;
 typedef void *MPI_Datatype;
 typedef void *MPI_Request;
 typedef void *MPI_Message;
-typedef ptrdiff_t MPI_Aint;
 /* ompi_status_public_t */
 typedef struct {
     int source, tag, error, cancelled;
@@ -51,9 +50,6 @@ struct mpiw_lib {
     int (*mrecv)(void *, int, MPI_Datatype, MPI_Message *, MPI_Status *);
     int (*get_count)(const MPI_Status *, MPI_Datatype, int *);
     int (*comm_get_attr)(MPI_Comm, int, void *, int *);
-    int (*type_hindexed)(int, const int *, const MPI_Aint *, MPI_Datatype, MPI_Datatype *);
-    int (*type_commit)(MPI_Datatype *);
-    int (*type_free)(MPI_Datatype *);
     int (*waitany)(int, MPI_Request *, int *, void *);
     int (*waitall)(int, MPI_Request *, void *);
     int (*testall)(int, MPI_Request *, int *, void *);

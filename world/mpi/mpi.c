@@ -65,9 +65,6 @@ int mpiw_init(int *rank, int *size, const char **why)
     LOAD(mrecv, "MPI_Mrecv");
     LOAD(get_count, "MPI_Get_count");
     LOAD(comm_get_attr, "MPI_Comm_get_attr");
-    LOAD(type_hindexed, "MPI_Type_create_hindexed");
-    LOAD(type_commit, "MPI_Type_commit");
-    LOAD(type_free, "MPI_Type_free");
     LOAD(isend, "MPI_Isend");
     LOAD(irecv, "MPI_Irecv");
     LOAD(waitany, "MPI_Waitany");
