@@ -185,13 +185,22 @@ func goWorldEnd(code C.int) {
 	endRank(0)
 }
 
-// goWorldFinalize ends MPI at the exit of rank 0 (atexit, world.c).
+// goWorldFinalize ends MPI at the exit of a rank (atexit, world.c): rank
+// 0 before its first section lets the others end too; a rank whose
+// section still runs (an exit before bsp_end) ends every rank, which
+// would wait for its cores for ever.
 //
 //export goWorldFinalize
 func goWorldFinalize() {
-	if mpiProc != nil {
-		mpiProc.Finalize()
+	if mpiProc == nil {
+		return
 	}
+	if C.ebsp_world_section != 0 {
+		C.out_flush()
+		mpiProc.Abort(1)
+	}
+	mpiProc.EndWithoutSection()
+	mpiProc.Finalize()
 }
 
 // endMPISection: the section is over; on rank 0 a later one runs alone.

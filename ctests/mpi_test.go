@@ -208,9 +208,13 @@ func TestBSPlibUnderMPI(t *testing.T) {
 
 // stopSource stops a run from the last pid (on the last rank) in superstep
 // 1: with bsp_abort (argument "abort"), a segmentation fault ("crash"), or
-// by computing for ever ("stall", which the watchdog ends).
+// by computing for ever ("stall", which the watchdog ends); or from pid 0
+// with exit(0) ("exit"); or rank 0 ends in main before the section, while
+// the other ranks wait for it in bsp_begin: bsp_abort ("main-abort"),
+// exit(3) ("main-exit"), a return ("main-return").
 const stopSource = `#include <bsp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *how = "abort";
@@ -219,6 +223,8 @@ static void spmd(void)
 {
     bsp_begin(bsp_nprocs());
     bsp_sync();
+    if (bsp_pid() == 0 && strcmp(how, "exit") == 0)
+        exit(0);
     if (bsp_pid() == bsp_nprocs() - 1) {
         if (strcmp(how, "abort") == 0)
             bsp_abort("pid %u gives up\n", (unsigned)bsp_pid());
@@ -238,6 +244,12 @@ int main(int argc, char **argv)
     if (argc > 1)
         how = argv[1];
     bsp_init(spmd, argc, argv);
+    if (strcmp(how, "main-abort") == 0)
+        bsp_abort("no section today\n");
+    if (strcmp(how, "main-exit") == 0)
+        exit(3);
+    if (strcmp(how, "main-return") == 0)
+        return 0;
     spmd();
     printf("not reached\n");
     return 0;
@@ -273,6 +285,37 @@ func TestMPIAbort(t *testing.T) {
 					code, msg, strings.Count(stdout+stderr, msg), stdout, stderr)
 			}
 		})
+	}
+}
+
+// Rank 0 ends before its first bsp_begin while the other ranks wait in
+// theirs, or pid 0 exits in the section: the job ends with rank 0's
+// status, a message at most once, and no hang.
+func TestMPIRankZeroEnds(t *testing.T) {
+	needMPI(t)
+	bin := buildStop(t)
+	for _, c := range []struct {
+		how, msg string
+		ok       bool
+	}{
+		{"main-abort", "no section today", false},
+		{"main-exit", "", false},
+		{"main-return", "", true},
+		{"exit", "ebsp: ERROR: the program exits during a BSPlib SPMD section", false},
+	} {
+		for _, l := range mpiStopLayouts {
+			t.Run(c.how+"/"+l.name, func(t *testing.T) {
+				stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, c.how), nil)
+				msg, count := c.msg, 1
+				if msg == "" {
+					msg, count = "ebsp:", 0
+				}
+				if (code == 0) != c.ok || strings.Count(stdout+stderr, msg) != count || strings.Contains(stdout, "not reached") {
+					t.Errorf("exit status %d (want %s), %q %d times (want %d)\nstdout:\n%s\nstderr:\n%s",
+						code, map[bool]string{true: "0", false: "non-zero"}[c.ok], msg, strings.Count(stdout+stderr, msg), count, stdout, stderr)
+				}
+			})
+		}
 	}
 }
 

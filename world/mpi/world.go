@@ -31,7 +31,8 @@ import (
 // Process is this process's place in the MPI job.
 type Process struct {
 	Rank, Ranks int
-	PerRank     int // cores each rank runs (EBSP_RANK_CORES)
+	PerRank     int  // cores each rank runs (EBSP_RANK_CORES)
+	agreed      bool // Agree ran: the other ranks know rank 0's first section
 }
 
 // Join starts MPI in this process (once; the library is loaded now).
@@ -71,11 +72,22 @@ func (p *Process) Agree(nprocs int) (int, error) {
 	if C.mpiw_bcast_int(&v) != 0 {
 		return 0, errors.New("MPI_Bcast failed")
 	}
+	p.agreed = true
 	nprocs = int(v)
-	if C.mpiw_split(C.int(p.activeRanks(nprocs))) != 0 {
+	if C.mpiw_split(C.int(p.activeRanks(max(nprocs, 0)))) != 0 {
 		return 0, errors.New("MPI_Comm_split failed")
 	}
 	return nprocs, nil
+}
+
+// EndWithoutSection is rank 0's Agree on no cores, when it ends before
+// its first bsp_begin (an exit, a return from main, bsp_abort there): the
+// other ranks, which wait for its count in theirs, then run none and end
+// (Local gives them none) instead of waiting for ever.
+func (p *Process) EndWithoutSection() {
+	if p.Rank == 0 && !p.agreed {
+		p.Agree(0) //nolint:errcheck // ending anyway
+	}
 }
 
 func (p *Process) activeRanks(nprocs int) int { return (nprocs + p.PerRank - 1) / p.PerRank }
