@@ -211,7 +211,8 @@ func TestBSPlibUnderMPI(t *testing.T) {
 // by computing for ever ("stall", which the watchdog ends); or from pid 0
 // with exit(0) ("exit"); or rank 0 ends in main before the section, while
 // the other ranks wait for it in bsp_begin: bsp_abort ("main-abort"),
-// exit(3) ("main-exit"), a return ("main-return").
+// exit(3) ("main-exit"), a return ("main-return"); or every rank returns
+// from main before bsp_init ("early-return").
 const stopSource = `#include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,6 +244,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         how = argv[1];
+    if (strcmp(how, "early-return") == 0) /* every rank, MPI started by bsp_nprocs */
+        return bsp_nprocs() == 0;
     bsp_init(spmd, argc, argv);
     if (strcmp(how, "main-abort") == 0)
         bsp_abort("no section today\n");
@@ -301,6 +304,7 @@ func TestMPIRankZeroEnds(t *testing.T) {
 		{"main-abort", "no section today", false},
 		{"main-exit", "", false},
 		{"main-return", "", true},
+		{"early-return", "", true},
 		{"exit", "ebsp: ERROR: the program exits during a BSPlib SPMD section", false},
 	} {
 		for _, l := range mpiStopLayouts {

@@ -62,6 +62,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h> /* MulticoreBSP's bsp.h includes it, and programs written for it use uint8_t etc. */
 
 #ifdef __cplusplus
 extern "C" {

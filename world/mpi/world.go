@@ -74,7 +74,10 @@ func (p *Process) Agree(nprocs int) (int, error) {
 	}
 	p.agreed = true
 	nprocs = int(v)
-	if C.mpiw_split(C.int(p.activeRanks(max(nprocs, 0)))) != 0 {
+	if nprocs <= 0 {
+		return nprocs, nil // no section: every rank ends (Local gives none)
+	}
+	if C.mpiw_split(C.int(p.activeRanks(nprocs))) != 0 {
 		return 0, errors.New("MPI_Comm_split failed")
 	}
 	return nprocs, nil
@@ -83,7 +86,8 @@ func (p *Process) Agree(nprocs int) (int, error) {
 // EndWithoutSection is rank 0's Agree on no cores, when it ends before
 // its first bsp_begin (an exit, a return from main, bsp_abort there): the
 // other ranks, which wait for its count in theirs, then run none and end
-// (Local gives them none) instead of waiting for ever.
+// instead of waiting for ever. Rank 0 only sends: ranks that ended before
+// their bsp_begin too never take the count.
 func (p *Process) EndWithoutSection() {
 	if p.Rank == 0 && !p.agreed {
 		p.Agree(0) //nolint:errcheck // ending anyway

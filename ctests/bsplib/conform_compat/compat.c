@@ -23,7 +23,9 @@ static void spmd(void)
     bsp_push_reg(&b, (int)sizeof b);
     int tagsize = 4;
     bsp_set_tagsize(&tagsize);
-    check("int types", sizeof(bsp_pid_t) == sizeof(int) && sizeof(bsp_size_t) == sizeof(int) && tagsize == 0);
+    /* uint8_t without <stdint.h>: MulticoreBSP's bsp.h includes it, and programs rely on that */
+    check("int types", sizeof(bsp_pid_t) == sizeof(int) && sizeof(bsp_size_t) == sizeof(int) && tagsize == 0 &&
+                           (uint8_t)256 == 0);
     bsp_sync();
 
     int v = 10 + s, w = -1;
