@@ -46,6 +46,7 @@ struct mpiw_lib {
     int (*test)(MPI_Request *, int *, MPI_Status *);
     int (*wait)(MPI_Request *, MPI_Status *);
     int (*request_free)(MPI_Request *);
+    int (*cancel)(MPI_Request *);
     int (*improbe)(int, int, MPI_Comm, int *, MPI_Message *, MPI_Status *);
     int (*mrecv)(void *, int, MPI_Datatype, MPI_Message *, MPI_Status *);
     int (*get_count)(const MPI_Status *, MPI_Datatype, int *);

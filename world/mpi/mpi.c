@@ -61,6 +61,7 @@ int mpiw_init(int *rank, int *size, const char **why)
     LOAD(test, "MPI_Test");
     LOAD(wait, "MPI_Wait");
     LOAD(request_free, "MPI_Request_free");
+    LOAD(cancel, "MPI_Cancel");
     LOAD(improbe, "MPI_Improbe");
     LOAD(mrecv, "MPI_Mrecv");
     LOAD(get_count, "MPI_Get_count");

@@ -101,9 +101,10 @@ void mpiw_progress(void (*poll)(void));
 enum { MPIW_WAIT_STOPPED = -2 };
 void mpiw_stop_check(int (*is_stopped)(void));
 /* A persistent send of head_len bytes at head then body_len bytes at
- * body, both read in place at each start; NULL on failure. A body of
+ * body, both read at each start; NULL on failure. A body of
  * MPIW_BODY_APART bytes or more goes as a message of its own (tag |
- * MPIW_BODY) right after the head's; a smaller one in the head's. */
+ * MPIW_BODY) right after the head's, read in place; a smaller one in the
+ * head's, both copied at the start. */
 enum { MPIW_BODY = 1 << 16, MPIW_BODY_APART = 8192 };
 struct mpiw_send;
 struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag);
@@ -117,7 +118,12 @@ int mpiw_send_free(struct mpiw_send *s);
 /* Sends a copy of len bytes (a short message; its buffer is kept here). */
 int mpiw_send_small(const void *bytes, int len, int rank, int tag);
 /* The next message with tag from any rank, in a malloc'd buffer of *len
- * bytes from *rank, or NULL when none arrived (or another thread looks). */
+ * bytes from *rank, or NULL when none arrived (or another thread looks).
+ * For MPIW_TAG_LQCD, whose messages (mpiw_send_small's, and a head with
+ * a body below MPIW_BODY_APART) are at most MPIW_LISTEN_MAX bytes,
+ * receives wait posted in advance: a message lands in one as it arrives,
+ * instead of waiting unexpected for a probe. */
+enum { MPIW_LISTEN_MAX = MPIW_BODY_APART + 256 };
 void *mpiw_receive(int tag, int *rank, int *len);
 /* The body sent apart after the head with tag that mpiw_receive just
  * gave from rank, len bytes (its sender's body_len, at least

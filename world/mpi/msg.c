@@ -43,6 +43,73 @@ struct mpiw_send {
     char *joined; /* a small body's message: the head, then the body, copied at each start */
 };
 
+/* The receives posted for MPIW_TAG_LQCD (mpiw_receive), taken in the
+ * order they were posted: MPI matches messages to them in that order, so
+ * each sender's messages are taken in the order it sent them. */
+enum { LISTEN_SLOTS = 4 };
+static struct {
+    int posted, oldest;
+    MPI_Request req[LISTEN_SLOTS];
+    char *buf[LISTEN_SLOTS];
+} listen;
+
+/* Posts the receive of slot i (lock held). */
+static int listen_post(int i)
+{
+    if (!listen.buf[i] && !(listen.buf[i] = malloc(MPIW_LISTEN_MAX)))
+        return -1;
+    return M.irecv(listen.buf[i], MPIW_LISTEN_MAX, M.byte, MPI_ANY_SOURCE, MPIW_TAG_LQCD, comm, &listen.req[i]) ==
+                   MPI_SUCCESS
+               ? 0
+               : -1;
+}
+
+/* Withdraws the posted receives (lock held): a message they took and
+ * nobody asked for is dropped, as one left unexpected is with comm. */
+static void listen_end(void)
+{
+    for (int i = 0; i < LISTEN_SLOTS && listen.posted; i++) {
+        if (listen.req[i] && M.cancel(&listen.req[i]) == MPI_SUCCESS)
+            M.wait(&listen.req[i], NULL);
+        listen.req[i] = NULL;
+    }
+    for (int i = 0; i < LISTEN_SLOTS; i++) {
+        free(listen.buf[i]);
+        listen.buf[i] = NULL;
+    }
+    listen.posted = listen.oldest = 0;
+}
+
+/* The message the oldest posted receive took, as mpiw_receive gives it,
+ * and that receive posted again; NULL when none (lock held). */
+static void *listen_take(int *rank, int *len)
+{
+    if (!listen.posted) {
+        for (int i = 0; i < LISTEN_SLOTS; i++)
+            if (listen_post(i) != 0) {
+                listen.posted = i > 0; /* withdraws those posted */
+                listen_end();
+                return NULL;
+            }
+        listen.posted = 1;
+    }
+    int i = listen.oldest, done = 0, n = 0;
+    MPI_Status st;
+    if (M.test(&listen.req[i], &done, &st) != MPI_SUCCESS || !done || M.get_count(&st, M.byte, &n) != MPI_SUCCESS)
+        return NULL;
+    void *buf = malloc(n > 0 ? (size_t)n : 1);
+    if (buf)
+        memcpy(buf, listen.buf[i], (size_t)n);
+    *rank = st.source;
+    *len = n;
+    listen.oldest = (i + 1) % LISTEN_SLOTS;
+    if (listen_post(i) != 0) { /* out of memory: the others are withdrawn, and posted again later */
+        listen.req[i] = NULL;
+        listen_end();
+    }
+    return buf;
+}
+
 int mpiw_msg_section(void)
 {
     mpiw_msg_section_end();
@@ -72,6 +139,7 @@ void mpiw_msg_section_end(void)
 {
     pthread_mutex_lock(&lock);
     reap(1);
+    listen_end();
     if (comm)
         M.comm_free(&comm);
     comm = NULL;
@@ -98,6 +166,8 @@ static void run_progress(void)
 
 struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *body, int body_len, int rank, int tag)
 {
+    if (tag == MPIW_TAG_LQCD && head_len + (body_len < MPIW_BODY_APART ? body_len : 0) > MPIW_LISTEN_MAX)
+        return NULL; /* more than a posted receive takes */
     struct mpiw_send *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
@@ -185,6 +255,8 @@ int mpiw_send_free(struct mpiw_send *s)
 
 int mpiw_send_small(const void *bytes, int len, int rank, int tag)
 {
+    if (tag == MPIW_TAG_LQCD && len > MPIW_LISTEN_MAX)
+        return -1; /* more than a posted receive takes */
     struct small *s = malloc(sizeof *s + (size_t)len);
     if (!s)
         return -1;
@@ -210,7 +282,9 @@ void *mpiw_receive(int tag, int *rank, int *len)
     int flag = 0, n = 0;
     MPI_Message msg;
     MPI_Status st;
-    if (M.improbe(MPI_ANY_SOURCE, tag, comm, &flag, &msg, &st) == MPI_SUCCESS && flag &&
+    if (tag == MPIW_TAG_LQCD)
+        buf = listen_take(rank, len);
+    else if (M.improbe(MPI_ANY_SOURCE, tag, comm, &flag, &msg, &st) == MPI_SUCCESS && flag &&
         M.get_count(&st, M.byte, &n) == MPI_SUCCESS) {
         buf = malloc(n > 0 ? (size_t)n : 1);
         /* the message is matched: it must be received, into a buffer or not at all */

@@ -126,27 +126,35 @@ static void big(int p, int s)
  * whole in its own buffer. */
 static void large_queued(int p, int s)
 {
-    enum { A = 12 * 1024, B = 40 * 1024 };
+    /* D: the largest buffer that travels with its header (under mpirun) */
+    enum { A = 12 * 1024, B = 40 * 1024, D = 8 * 1024 - 1 };
     int to = (s + 1) % p, from = (s + p - 1) % p;
     char *oa = malloc(A), *ob = malloc(B), *oc = malloc(B), *ia = malloc(A), *ib = malloc(B), *ic = malloc(B);
+    char *od = malloc(D), *id = malloc(D);
     fill(oa, A, s, 1);
     fill(ob, B, s, 2);
     fill(oc, B, s, 3);
-    void *ra = declareReceive(ia, A, 60), *rb = declareReceive(ib, B, 61);
+    fill(od, D, s, 4);
+    void *ra = declareReceive(ia, A, 60), *rb = declareReceive(ib, B, 61), *rd = declareReceive(id, D, 63);
     void *wa = declareSendTo(oa, A, to, 60), *wb = declareSendTo(ob, B, to, 61), *wc = declareSendTo(oc, B, to, 62);
-    expect(ra && rb && wa && wb && wc);
+    void *wd = declareSendTo(od, D, to, 63);
+    expect(ra && rb && rd && wa && wb && wc && wd);
     waitForBarrier();
     startSend(wc);
+    startSend(wd);
     startSend(wb);
     startSend(wa);
     waitForBarrier(); /* the sends arrive, or wait in their receiver's process */
     void *rc = declareReceive(ic, B, 62);
     startReceive(ra);
     startReceive(rc);
+    startReceive(rd);
     startReceive(rb);
-    expect(waitFor(ra, -1) == 1 && waitFor(rb, -1) == 1 && waitFor(rc, -1) == 1);
-    expect(waitFor(wa, -1) == 1 && waitFor(wb, -1) == 1 && waitFor(wc, -1) == 1);
-    expect(filled(ia, A, from, 1) && filled(ib, B, from, 2) && filled(ic, B, from, 3));
+    expect(waitFor(ra, -1) == 1 && waitFor(rb, -1) == 1 && waitFor(rc, -1) == 1 && waitFor(rd, -1) == 1);
+    expect(waitFor(wa, -1) == 1 && waitFor(wb, -1) == 1 && waitFor(wc, -1) == 1 && waitFor(wd, -1) == 1);
+    expect(filled(ia, A, from, 1) && filled(ib, B, from, 2) && filled(ic, B, from, 3) && filled(id, D, from, 4));
+    free(od);
+    free(id);
     free(oa);
     free(ob);
     free(oc);
