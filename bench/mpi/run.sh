@@ -92,7 +92,7 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         echo "  libebsp $m $(get ebsp "$m")"
     done
     if [ "$other" = yes ]; then
-        for m in sync_us put8_g_ns put_blk_GBps send16_Mmsgps; do
+        for m in sync_us put8_g_ns put_blk_GBps get_blk_GBps send16_Mmsgps; do
             e=$(get ebsp "$m")
             o=$(get bsponmpi "$m")
             # how many times better libebsp is: rates up, times down
