@@ -186,9 +186,10 @@ func goWorldEnd(code C.int) {
 }
 
 // goWorldFinalize ends MPI at the exit of a rank (atexit, world.c): rank
-// 0 before its first section lets the others end too; a rank whose
+// 0 before its first section lets the others end too. A rank whose
 // section still runs (an exit before bsp_end) ends every rank, which
-// would wait for its cores for ever.
+// would wait for its cores for ever: quietly when they all left it too
+// (leftSection), else with MPI_Abort.
 //
 //export goWorldFinalize
 func goWorldFinalize() {
@@ -197,10 +198,41 @@ func goWorldFinalize() {
 	}
 	if C.ebsp_world_section != 0 {
 		C.out_flush()
-		mpiProc.Abort(1)
+		if mpiProc.PerRank != 1 || !leftSection(machine.Core(0).Superstep(), leaveWait) {
+			mpiProc.Abort(1)
+		}
+		mpiSection = nil
+		C.ebsp_world_section = 0
 	}
 	mpiProc.EndWithoutSection()
 	mpiProc.Finalize()
+}
+
+// leaveWait bounds rank 0's wait, at its exit, for the other ranks to
+// leave their section too (a rank that computes on is ended).
+const leaveWait = 1 // seconds
+
+// leftSection is the round of a rank whose one core left the section
+// without bsp_end: rank 0's pid 0 returned into main and the program
+// exits, another rank's core returned from the SPMD function. In one
+// process that is no error until a core waits for such a core, and the
+// program's exit ends it. The rank waits in a round of its own kind until
+// every rank is in one (rank 0 once its program exits): true, and they
+// all end. A rank whose cores wait in a barrier instead makes the round
+// diverge, which rank 0 reports as a deadlock of the ranks' barriers.
+func leftSection(step, seconds int) bool {
+	return C.world_leave_round(C.int(step), C.int(seconds)) == 0
+}
+
+// goWorldLeave ends a rank other than 0 whose one core returned from the
+// SPMD function without bsp_end (leftSection).
+//
+//export goWorldLeave
+func goWorldLeave(pid C.int) {
+	if leftSection(machine.Core(int(pid)).Superstep(), 0) {
+		goWorldEnd(0)
+	}
+	goWorldDiverged() // rank 0 reports, and ends the job
 }
 
 // endMPISection: the section is over; on rank 0 a later one runs alone.

@@ -212,7 +212,9 @@ func TestBSPlibUnderMPI(t *testing.T) {
 // with exit(0) ("exit"); or rank 0 ends in main before the section, while
 // the other ranks wait for it in bsp_begin: bsp_abort ("main-abort"),
 // exit(3) ("main-exit"), a return ("main-return"); or every rank returns
-// from main before bsp_init ("early-return").
+// from main before bsp_init ("early-return"); or every pid returns from the
+// SPMD function without bsp_end, pid 0 into main, which returns 0
+// ("no-end"), or all but pid 0, which syncs ("no-end-wait").
 const stopSource = `#include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +228,8 @@ static void spmd(void)
     bsp_sync();
     if (bsp_pid() == 0 && strcmp(how, "exit") == 0)
         exit(0);
+    if (strcmp(how, "no-end") == 0 || (bsp_pid() != 0 && strcmp(how, "no-end-wait") == 0))
+        return;
     if (bsp_pid() == bsp_nprocs() - 1) {
         if (strcmp(how, "abort") == 0)
             bsp_abort("pid %u gives up\n", (unsigned)bsp_pid());
@@ -254,6 +258,8 @@ int main(int argc, char **argv)
     if (strcmp(how, "main-return") == 0)
         return 0;
     spmd();
+    if (strcmp(how, "no-end") == 0)
+        return 0;
     printf("not reached\n");
     return 0;
 }
@@ -317,6 +323,31 @@ func TestMPIRankZeroEnds(t *testing.T) {
 				if (code == 0) != c.ok || strings.Count(stdout+stderr, msg) != count || strings.Contains(stdout, "not reached") {
 					t.Errorf("exit status %d (want %s), %q %d times (want %d)\nstdout:\n%s\nstderr:\n%s",
 						code, map[bool]string{true: "0", false: "non-zero"}[c.ok], msg, strings.Count(stdout+stderr, msg), count, stdout, stderr)
+				}
+			})
+		}
+	}
+}
+
+// Cores that return from the SPMD function without bsp_end, with one core
+// per rank: as in one process, the program's exit says so once and keeps
+// its status (0), and a core waiting for them is a deadlock, reported once.
+func TestMPINoEnd(t *testing.T) {
+	needMPI(t)
+	bin := buildStop(t)
+	for _, c := range []struct {
+		how, msg string
+		ok       bool
+	}{
+		{"no-end", "ebsp: ERROR: the program exits during a BSPlib SPMD section", true},
+		{"no-end-wait", "ebsp: BSP ERROR: deadlock", false},
+	} {
+		for _, l := range []mpiLayout{{name: "2x1", ranks: 2, cores: 1}, {name: "4x1", ranks: 4, cores: 1}} {
+			t.Run(c.how+"/"+l.name, func(t *testing.T) {
+				stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, c.how), nil)
+				if (code == 0) != c.ok || strings.Count(stdout+stderr, c.msg) != 1 || strings.Contains(stdout, "not reached") {
+					t.Errorf("exit status %d (want %s), %q %d times (want once)\nstdout:\n%s\nstderr:\n%s",
+						code, map[bool]string{true: "0", false: "non-zero"}[c.ok], c.msg, strings.Count(stdout+stderr, c.msg), stdout, stderr)
 				}
 			})
 		}

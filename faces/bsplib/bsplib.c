@@ -362,6 +362,12 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
         /* under mpirun only rank 0 goes on in main (it may read input):
          * the others run the SPMD function now, and end */
         spmd();
+        if (atomic_load(&bl.running) && ebsp_self && ebsp_world_count == 1) {
+            /* returned without bsp_end: as in one process, an error once a
+             * core waits for it; rank 0's exit says it once */
+            atomic_store(&bl.exiting, 1);
+            goWorldLeave(ebsp_self->pid);
+        }
         if (atomic_load(&bl.running) && ebsp_self) {
             /* returned without bsp_end: the other ranks wait for it in vain */
             goWorldReturned(ebsp_self->pid);
