@@ -287,69 +287,52 @@ func TestMPIAbort(t *testing.T) {
 	bin := buildStop(t)
 	for _, l := range mpiStopLayouts {
 		t.Run(l.name, func(t *testing.T) {
-			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, "abort"), nil)
-			msg := fmt.Sprintf("pid %d gives up", l.ranks*l.cores-1)
-			if code == 0 || strings.Count(stdout+stderr, msg) != 1 || strings.Contains(stdout, "not reached") {
-				t.Errorf("exit status %d (want non-zero), %q %d times (want once)\nstdout:\n%s\nstderr:\n%s",
-					code, msg, strings.Count(stdout+stderr, msg), stdout, stderr)
-			}
+			expectStop(t, bin, l, "abort", false, fmt.Sprintf("pid %d gives up", l.ranks*l.cores-1))
 		})
 	}
 }
 
-// Rank 0 ends before its first bsp_begin while the other ranks wait in
-// theirs, or pid 0 exits in the section: the job ends with rank 0's
-// status, a message at most once, and no hang.
-func TestMPIRankZeroEnds(t *testing.T) {
-	needMPI(t)
-	bin := buildStop(t)
-	for _, c := range []struct {
-		how, msg string
-		ok       bool
-	}{
-		{"main-abort", "no section today", false},
-		{"main-exit", "", false},
-		{"main-return", "", true},
-		{"early-return", "", true},
-		{"exit", "ebsp: ERROR: the program exits during a BSPlib SPMD section", false},
-	} {
-		for _, l := range mpiStopLayouts {
-			t.Run(c.how+"/"+l.name, func(t *testing.T) {
-				stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, c.how), nil)
-				msg, count := c.msg, 1
-				if msg == "" {
-					msg, count = "ebsp:", 0
-				}
-				if (code == 0) != c.ok || strings.Count(stdout+stderr, msg) != count || strings.Contains(stdout, "not reached") {
-					t.Errorf("exit status %d (want %s), %q %d times (want %d)\nstdout:\n%s\nstderr:\n%s",
-						code, map[bool]string{true: "0", false: "non-zero"}[c.ok], msg, strings.Count(stdout+stderr, msg), count, stdout, stderr)
-				}
-			})
-		}
+// expectStop runs stopSource's how in layout l and wants: the exit
+// status 0 when ok, else non-zero; msg once in the output (with msg "",
+// no line of the library's at all); and never "not reached".
+func expectStop(t *testing.T, bin string, l mpiLayout, how string, ok bool, msg string) {
+	t.Helper()
+	stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, how), nil)
+	times := 1
+	if msg == "" {
+		msg, times = "ebsp:", 0
+	}
+	if (code == 0) != ok || strings.Count(stdout+stderr, msg) != times || strings.Contains(stdout, "not reached") {
+		t.Errorf("exit status %d (want %s), %q %d times (want %d)\nstdout:\n%s\nstderr:\n%s",
+			code, map[bool]string{true: "0", false: "non-zero"}[ok], msg, strings.Count(stdout+stderr, msg), times, stdout, stderr)
 	}
 }
 
-// Cores that return from the SPMD function without bsp_end, with one core
-// per rank: as in one process, the program's exit says so once and keeps
-// its status (0), and a core waiting for them is a deadlock, reported once.
-func TestMPINoEnd(t *testing.T) {
+// Ranks that end early: rank 0 before its first bsp_begin while the
+// other ranks wait in theirs, pid 0 by exit in the section (the job ends
+// with rank 0's status, a message at most once, no hang); and, with one
+// core per rank, cores that return from the SPMD function without bsp_end
+// (as in one process, the program's exit says so once and keeps its
+// status, and a core waiting for them is a deadlock, reported once).
+func TestMPIRanksEndEarly(t *testing.T) {
 	needMPI(t)
 	bin := buildStop(t)
+	oneCore := []mpiLayout{{name: "2x1", ranks: 2, cores: 1}, {name: "4x1", ranks: 4, cores: 1}}
 	for _, c := range []struct {
 		how, msg string
 		ok       bool
+		layouts  []mpiLayout
 	}{
-		{"no-end", "ebsp: ERROR: the program exits during a BSPlib SPMD section", true},
-		{"no-end-wait", "ebsp: BSP ERROR: deadlock", false},
+		{"main-abort", "no section today", false, mpiStopLayouts},
+		{"main-exit", "", false, mpiStopLayouts},
+		{"main-return", "", true, mpiStopLayouts},
+		{"early-return", "", true, mpiStopLayouts},
+		{"exit", "ebsp: ERROR: the program exits during a BSPlib SPMD section", false, mpiStopLayouts},
+		{"no-end", "ebsp: ERROR: the program exits during a BSPlib SPMD section", true, oneCore},
+		{"no-end-wait", "ebsp: BSP ERROR: deadlock", false, oneCore},
 	} {
-		for _, l := range []mpiLayout{{name: "2x1", ranks: 2, cores: 1}, {name: "4x1", ranks: 4, cores: 1}} {
-			t.Run(c.how+"/"+l.name, func(t *testing.T) {
-				stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, c.how), nil)
-				if (code == 0) != c.ok || strings.Count(stdout+stderr, c.msg) != 1 || strings.Contains(stdout, "not reached") {
-					t.Errorf("exit status %d (want %s), %q %d times (want once)\nstdout:\n%s\nstderr:\n%s",
-						code, map[bool]string{true: "0", false: "non-zero"}[c.ok], c.msg, strings.Count(stdout+stderr, c.msg), stdout, stderr)
-				}
-			})
+		for _, l := range c.layouts {
+			t.Run(c.how+"/"+l.name, func(t *testing.T) { expectStop(t, bin, l, c.how, c.ok, c.msg) })
 		}
 	}
 }
