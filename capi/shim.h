@@ -392,8 +392,8 @@ extern void goWorldReturned(int pid);
  * bsp_end (WHERE_FINISHED), given up after seconds (0: none): 0 when
  * every rank's did, else what mpiw_round returns (world.c). */
 int world_leave_round(int step, int seconds);
-/* This rank's one core returned from the SPMD function without bsp_end
- * (a rank other than 0): ends the rank (capi/world.go). */
+/* This rank's cores returned from the SPMD function without bsp_end (a
+ * rank other than 0): ends the rank (capi/world.go). */
 extern void goWorldLeave(int pid);
 /* Core pid's registration slot of variable, -1 when none (wire_put). */
 extern int goWireSlot(int pid, void *variable);

@@ -198,7 +198,7 @@ func goWorldFinalize() {
 	}
 	if C.ebsp_world_section != 0 {
 		C.out_flush()
-		if mpiProc.PerRank != 1 || !leftSection(machine.Core(0).Superstep(), leaveWait) {
+		if !leftSection(machine.Core(0).Superstep(), leaveWait) {
 			mpiProc.Abort(1)
 		}
 		mpiSection = nil

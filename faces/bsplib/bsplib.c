@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MIXED_FACES "a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run"
@@ -343,6 +344,25 @@ void bsplib_begin_int(int P)
     bl_begin(P, __builtin_return_address(0));
 }
 
+/* Under mpirun, after this rank's first core returned from the SPMD
+ * function without bsp_end: whether the rank's other cores returned too
+ * (1), within a second; else (0) one computes on or waits in a barrier,
+ * and the deadlock is reported. (A core released from its last barrier
+ * may show it a little longer, so one seen there is looked at again.) */
+static int others_left(int self)
+{
+    const struct timespec pause = {0, 100000};
+    for (int waits = 0; waits < 10000; waits++) {
+        int left = 1;
+        for (int pid = ebsp_world_first; pid < ebsp_world_first + ebsp_world_count; pid++)
+            left &= pid == self || sched_where(pid) == WHERE_FINISHED;
+        if (left)
+            return 1;
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
 void bsplib_init(void (*spmd)(void), int argc, char **argv)
 {
     (void)argc;
@@ -362,7 +382,7 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
         /* under mpirun only rank 0 goes on in main (it may read input):
          * the others run the SPMD function now, and end */
         spmd();
-        if (atomic_load(&bl.running) && ebsp_self && ebsp_world_count == 1) {
+        if (atomic_load(&bl.running) && ebsp_self && others_left(ebsp_self->pid)) {
             /* returned without bsp_end: as in one process, an error once a
              * core waits for it; rank 0's exit says it once */
             atomic_store(&bl.exiting, 1);
