@@ -127,6 +127,8 @@ static int writable(struct ebsp_core *self, void *dst, int nbytes)
 {
     uintptr_t lo = (uintptr_t)dst, hi = lo + (size_t)nbytes, page = 4096;
     int32_t stamp = superstep_stamp(self);
+    if (hi < lo) /* wraps: no memory of the program's */
+        return user_memory_good(dst, (size_t)nbytes, 1) == (size_t)nbytes;
     if (self->good_stamp == stamp && lo >= self->good_lo && hi <= self->good_hi)
         return 1;
     if (user_memory_good(dst, (size_t)nbytes, 1) < (size_t)nbytes)

@@ -212,9 +212,9 @@ func goWorldFinalize() {
 // leave their section too (a rank that computes on is ended).
 const leaveWait = 1 // seconds
 
-// leftSection is the round of a rank whose one core left the section
+// leftSection is the round of a rank whose cores left the section
 // without bsp_end: rank 0's pid 0 returned into main and the program
-// exits, another rank's core returned from the SPMD function. In one
+// exits, another rank's cores returned from the SPMD function. In one
 // process that is no error until a core waits for such a core, and the
 // program's exit ends it. The rank waits in a round of its own kind until
 // every rank is in one (rank 0 once its program exits): true, and they
@@ -224,7 +224,7 @@ func leftSection(step, seconds int) bool {
 	return C.world_leave_round(C.int(step), C.int(seconds)) == 0
 }
 
-// goWorldLeave ends a rank other than 0 whose one core returned from the
+// goWorldLeave ends a rank other than 0 whose cores all returned from the
 // SPMD function without bsp_end (leftSection).
 //
 //export goWorldLeave

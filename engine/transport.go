@@ -356,11 +356,12 @@ func (c *Core) deliver(lane Lane) {
 				case blk.count[kindGetReply]:
 					c.completeGets(blk)
 					continue
+				case blk.count[kindMessage]:
+					if blk.kept {
+						c.queueMessagesInPlace(blk)
+						continue
+					}
 				}
-			}
-			if blk.kept && blk.count[kindMessage] == blk.records() && !c.m.stats.on {
-				c.queueMessagesInPlace(blk)
-				continue
 			}
 			blk.each(func(r record) { handlers[r.kind](c, src, r) })
 		}

@@ -519,11 +519,11 @@ func (w *World) eachPosted(lo, hi int, visit func(lane engine.Lane, src, dst int
 			for dst := lo; dst < hi; dst++ {
 				parts = parts[:0]
 				if blocks := w.out[i][lane]; blocks != nil && blocks[dst] != nil && len(blocks[dst].Bytes()) > 0 {
-					b := blocks[dst]
-					parts = append(parts, part{data: b.Bytes()})
-					if b.Refs() > 0 {
-						parts[len(parts)-1].block = b
+					p := part{data: blocks[dst].Bytes()}
+					if blocks[dst].Refs() > 0 {
+						p.block = blocks[dst]
 					}
+					parts = append(parts, p)
 				}
 				for _, e := range w.external[i] {
 					if int(e.lane) == lane && e.dst == dst && len(e.records) > 0 {
