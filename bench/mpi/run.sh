@@ -56,16 +56,18 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
                 s/^DETAIL blk mode=hpput blk_bytes=[0-9]* T_us=\([0-9.]*\)/ebsp hpput_blk_us \1/p" >>"$res"
         if [ "$floor" = yes ]; then
             # the 8-byte words that cross ranks in one superstep of the put test, per rank:
-            # each core sends H words over the other P-1 cores, of which P-C are on other ranks
-            words=$((C * H * (P - C) / (P - 1)))
+            # each core spreads H words over all P pids, itself included (word i to
+            # pid (s + i) mod P), of which P-C are on other ranks
+            words=$((C * H * (P - C) / P))
             # shellcheck disable=SC2086
-            mpirun $opts $btl -n "$R" "$bin/mpi_floor" "$words" "$secs" 8 |
+            mpirun $opts $btl -n "$R" "$bin/mpi_floor" "$words" "$secs" 8 $((C * H)) |
                 sed -n "s/^RESULT \(mpi_[a-z_]*\) \([-0-9.e+]*\) .*/mpi \1 \2/p" >>"$res"
             # the block test: each core puts one block to every other core
             blk=$(awk '$1 == "ebsp" && $2 == "blk_bytes" { b = $3 } END { print b + 0 }' "$res")
             # shellcheck disable=SC2086
             [ "$blk" -gt 0 ] && mpirun $opts $btl -n "$R" "$bin/mpi_floor" $((C * (P - C))) "$secs" "$blk" |
-                sed -n "s/^RESULT mpi_alltoallv_us \([-0-9.e+]*\) .*/mpi blk_alltoallv_us \1/p" >>"$res"
+                sed -n "s/^RESULT mpi_alltoallv_us \([-0-9.e+]*\) .*/mpi blk_alltoallv_us \1/p;
+                    s/^RESULT mpi_copy_alltoallv_us \([-0-9.e+]*\) .*/mpi blk_copy_alltoallv_us \1/p" >>"$res"
             # with several cores per rank, also the barrier of one rank per BSP
             # process: what an empty superstep of P processes costs on MPI alone
             # shellcheck disable=SC2086
@@ -108,13 +110,18 @@ for layout in ${LAYOUTS:-2x1 2x8 tcp:2x1}; do
         k=$(get ebsp put_blk_us)
         kh=$(get ebsp hpput_blk_us)
         ka=$(get mpi blk_alltoallv_us)
+        kc=$(get mpi blk_copy_alltoallv_us)
+        aw=$(get mpi mpi_words_alltoallv_us)
         echo "  Open MPI: MPI_Barrier $b us; MPI_Alltoallv of the bytes that cross ranks in the 8-byte put superstep $a us, in the block superstep $ka us"
+        echo "  Open MPI after the copy bsp_put makes at the call: the words appended by a call each, then MPI_Alltoallv, $aw us; the blocks copied by memcpy, then MPI_Alltoallv, $kc us"
         bp=$(get mpi barrier_p_us)
         [ -n "$bp" ] && awk -v s="$s" -v bp="$bp" -v p="$P" 'BEGIN {
             printf "  Open MPI, one rank per BSP process: MPI_Barrier of %d ranks %s us; empty superstep / it %.3f\n", p, bp, s / bp }'
         awk -v s="$s" -v b="$b" -v p="$p" -v a="$a" -v k="$k" -v kh="$kh" -v ka="$ka" 'BEGIN {
             printf "  ratios: empty superstep / MPI_Barrier %.2f; 8-byte put superstep (h=%d) / MPI_Alltoallv %.2f; block put superstep / MPI_Alltoallv %.2f (hpput %.2f)\n",
                 s / b, '"$H"', p / a, k / ka, kh / ka }'
+        awk -v p="$p" -v aw="$aw" -v k="$k" -v kc="$kc" 'BEGIN {
+            if (aw + 0 > 0 && kc + 0 > 0) printf "  ratios to the floors with the copy at the call: 8-byte put superstep %.2f; block put superstep %.2f\n", p / aw, k / kc }'
         o=$(get bsponmpi put8_h${H}_us)
         if [ -n "$o" ]; then
             awk -v o="$o" -v a="$a" -v p="$P" 'BEGIN {
