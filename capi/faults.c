@@ -146,6 +146,8 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     const void *pc = pc_of(uctx);
     const void *own = object_base((const void *)on_fault);
     int in_library = pc && object_base(pc) == own;
+    if (self && !in_library && lowmem_emulate(self, info, uctx))
+        return; /* a fixed local address: the access went to the core's local memory */
     char line[320];
     int n;
     if (self)

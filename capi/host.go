@@ -164,6 +164,8 @@ func goHostBegin(nprocs C.int) C.int {
 	for i := range cores {
 		shareCore(m.Core(i), &cores[i])
 		cores[i].dma_slot = m.Memory().DMA(i).Slot()
+		local := m.Memory().Local(i)
+		cores[i].local_base, cores[i].local_size = (*C.uchar)(local.Base()), C.size_t(local.Size())
 	}
 	current = s
 	C.ebsp_active_nprocs = nprocs

@@ -111,6 +111,8 @@ struct ebsp_core {
     uint64_t last_raw_ns;    /* previous ebsp_raw_time */
     int32_t superstep;       /* completed bsp_syncs; the engine's counter (engine.Core) */
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
+    unsigned char *local_base; /* the core's local memory (EBSP face), NULL for BSPlib cores: */
+    size_t local_size;         /* where its fixed local addresses lead (lowmem.c) */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
@@ -297,6 +299,12 @@ static inline void *user_pointer_for_go(const void *p)
  * without memory (they then reach Go as NULL). */
 void *ebsp_small_variables(void);
 extern void *ebsp_small_page;
+
+/* A kernel's access to a fixed local address (0x1000 up to the local
+ * memory's size, as on the board) that faulted, carried out on the core's
+ * local memory (lowmem.c); 0 when the fault is not one. siginfo and uctx
+ * are the SIGSEGV handler's. */
+int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx);
 /* The value of such a small number other than NULL, which Go gets as
  * NULL (user_pointer_for_go), passed beside it for a report; 0 for the
  * others. */
