@@ -10,17 +10,21 @@
  *   e_ctimer_id_t   enum with E_CTIMER_0 and E_CTIMER_1
  *   E_TRUE, E_FALSE macros, 1 and 0
  *   E_OK, E_ERR     macros, 0 and -1
+ *   e_dma_copy      a blocking DMA copy (the core's DMA engine, as
+ *                   ebsp_dma_push followed by ebsp_dma_wait)
  *
  * Nothing else from the Epiphany SDK is available (no e_get_coreid, timers,
- * e_dma_*, e_read/e_write, mutexes, interrupts, SECTION ...).  Use the EBSP
- * API in e_bsp.h instead: bsp_pid(), ebsp_raw_time(), ebsp_dma_push(),
- * ebsp_get_direct_address() and so on.
+ * other e_dma_* calls, e_read/e_write, mutexes, interrupts, SECTION ...).
+ * Use the EBSP API in e_bsp.h instead: bsp_pid(), ebsp_raw_time(),
+ * ebsp_dma_push(), ebsp_get_direct_address() and so on.
  *
  * The macros are guarded with #ifndef so this header can be used together
  * with e-hal.h.
  */
 #ifndef EBSP_E_LIB_H
 #define EBSP_E_LIB_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +51,10 @@ typedef enum {
 #ifndef E_ERR
 #define E_ERR (-1)
 #endif
+
+/* Copies n bytes from src to dst with the core's DMA engine and waits for
+ * the transfer; E_OK. */
+int e_dma_copy(void *dst, void *src, size_t n);
 
 #ifdef __cplusplus
 }
