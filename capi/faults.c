@@ -138,13 +138,16 @@ static int host_crash_line(char *line, size_t size, int sig, const siginfo_t *in
                     signal_name(sig), info->si_addr, where ? ", in " : "", where ? where : "");
 }
 
+/* The library's load address, for telling its own faults (faults_install). */
+static const void *library_base;
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
         siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
     const void *pc = pc_of(uctx);
-    const void *own = object_base((const void *)on_fault);
+    const void *own = library_base ? library_base : object_base((const void *)on_fault);
     int in_library = pc && object_base(pc) == own;
     if (self && !in_library && lowmem_emulate(self, info, uctx))
         return; /* a fixed local address: the access went to the core's local memory */
@@ -209,6 +212,7 @@ static void faults_install(void)
 {
     if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
+    library_base = object_base((const void *)faults_install);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
