@@ -75,6 +75,7 @@ static int small_refused(struct ebsp_core *self, const char *call, const char *w
  * cached for hpput/hpget are forgotten after. */
 void bsp_push_reg(const void *variable, const int nbytes)
 {
+    variable = core_pointer(ebsp_self, variable);
     struct ebsp_core *self = active_core();
     if (self && drained(self)) {
         goPushReg(self->pid, (void *)variable_for_go(variable), nbytes);
@@ -86,6 +87,7 @@ void bsp_push_reg(const void *variable, const int nbytes)
 
 void bsp_pop_reg(const void *variable)
 {
+    variable = core_pointer(ebsp_self, variable);
     struct ebsp_core *self = active_core();
     if (self && drained(self)) {
         goPopReg(self->pid, (void *)variable_for_go(variable));
@@ -129,6 +131,8 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
     struct ebsp_core *self = ebsp_self;
+    src = core_pointer(self, src);
+    dst = core_pointer(self, dst);
     if (!self)
         put_slow(pid, src, dst, offset, nbytes);
     else if (!world_local(pid))
@@ -168,6 +172,8 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
 
 void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
+    src = core_pointer(ebsp_self, src);
+    dst = core_pointer(ebsp_self, dst);
     if (!world_local(pid)) { /* completes at the sync, as BSPlib allows */
         struct ebsp_core *self = ebsp_self;
         if (!self || nbytes >= WIRE_REF_MIN || !wire_put_fast(self, pid, src, dst, offset, nbytes))
@@ -201,6 +207,8 @@ __attribute__((noinline)) static void get_slow(int pid, const void *src, int off
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
+    src = core_pointer(self, src);
+    dst = core_pointer(self, dst);
     if (!self || !direct_get_fast(self, pid, src, offset, dst, nbytes))
         get_slow(pid, src, offset, dst, nbytes);
 }
@@ -229,6 +237,8 @@ __attribute__((noinline)) static void hpget_slow(int pid, const void *src, int o
 
 void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 {
+    src = core_pointer(ebsp_self, src);
+    dst = core_pointer(ebsp_self, dst);
     char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
     if (remote)
         memcpy(dst, remote + offset, (size_t)nbytes);
@@ -251,6 +261,8 @@ __attribute__((noinline)) static void direct_get_slow(int pid, const void *src, 
 
 void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
+    src = core_pointer(ebsp_self, src);
+    dst = core_pointer(ebsp_self, dst);
     char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
     if (remote)
         memcpy(dst, remote + offset, (size_t)nbytes);
@@ -260,6 +272,7 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 
 void *ebsp_get_direct_address(int pid, const void *variable)
 {
+    variable = core_pointer(ebsp_self, variable);
     struct ebsp_core *self = active_core();
     void *addr = NULL;
     if (self)
@@ -270,6 +283,7 @@ void *ebsp_get_direct_address(int pid, const void *variable)
 
 void bsp_set_tagsize(int *tag_bytes)
 {
+    tag_bytes = core_pointer(ebsp_self, tag_bytes);
     struct ebsp_core *self = active_core();
     if (self && tag_bytes)
         *tag_bytes = goSetTagsize(self->pid, *tag_bytes);
@@ -297,6 +311,8 @@ __attribute__((noinline)) static void send_slow(int pid, const void *tag, const 
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
+    tag = core_pointer(self, tag);
+    payload = core_pointer(self, payload);
     if (!self || !send_fast(self, pid, tag, payload, nbytes))
         send_slow(pid, tag, payload, nbytes);
 }
@@ -304,6 +320,8 @@ void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 /* The message calls read the core's queue (struct ebsp_msgq) in place. */
 void bsp_qsize(int *packets, int *accum_bytes)
 {
+    packets = core_pointer(ebsp_self, packets);
+    accum_bytes = core_pointer(ebsp_self, accum_bytes);
     struct ebsp_core *self = active_core();
     int n = 0, bytes = 0;
     if (self) {
@@ -319,6 +337,8 @@ void bsp_qsize(int *packets, int *accum_bytes)
 
 void bsp_get_tag(int *status, void *tag)
 {
+    status = core_pointer(ebsp_self, status);
+    tag = core_pointer(ebsp_self, tag);
     struct ebsp_core *self = active_core();
     struct ebsp_msg *m = self ? next_message(self) : NULL;
     if (m && tag) {
@@ -333,6 +353,7 @@ void bsp_get_tag(int *status, void *tag)
 void bsp_move(void *payload, int buffer_size)
 {
     struct ebsp_core *self = ebsp_self;
+    payload = core_pointer(self, payload);
     struct ebsp_msg *m = self ? next_message(self) : NULL;
     if (m)
         move_message(self, m, payload, buffer_size);
@@ -342,6 +363,8 @@ void bsp_move(void *payload, int buffer_size)
 
 int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
 {
+    tag_ptr_buf = core_pointer(ebsp_self, tag_ptr_buf);
+    payload_ptr_buf = core_pointer(ebsp_self, payload_ptr_buf);
     struct ebsp_core *self = active_core();
     struct ebsp_msg *m = self ? next_message(self) : NULL;
     int size = -1;
@@ -359,6 +382,8 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
 
 void ebsp_send_up(const void *tag, const void *payload, int nbytes)
 {
+    tag = core_pointer(ebsp_self, tag);
+    payload = core_pointer(ebsp_self, payload);
     struct ebsp_core *self = active_core();
     if (self && (small_refused(self, "ebsp_send_up", "the tag", tag, self->tagsize, 0) ||
                  small_refused(self, "ebsp_send_up", "the payload", payload, nbytes, 0)))

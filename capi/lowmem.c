@@ -13,7 +13,7 @@
  * (ebsp_local_address gives a pointer at full speed).
  *
  * Not emulated (the crash is reported as before): addresses below
- * LOWMEM_FIRST (the board kept its code there; a NULL dereference stays a
+ * LOWEST_ADDRESS (the board kept its code there; a NULL dereference stays a
  * crash), instructions that use the stack or jump through memory, gathers,
  * the FXSAVE family, string instructions other than MOVS and STOS, and
  * faults in the library's own code. Only x86-64.
@@ -27,9 +27,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
-
-/* Below this a fixed address is a crash, as on a host. */
-enum { LOWMEM_FIRST = 0x1000 };
 
 #if defined(__x86_64__)
 
@@ -108,7 +105,7 @@ static int refused(const struct x86_insn *in)
 /* The core's local memory at [a, a + n), or NULL. */
 static unsigned char *local_at(const struct ebsp_core *self, uintptr_t a, size_t n)
 {
-    if (a < LOWMEM_FIRST || a >= self->local_size || n > self->local_size - a)
+    if (a < LOWEST_ADDRESS || a >= self->local_size || n > self->local_size - a)
         return NULL;
     return self->local_base + a;
 }
@@ -219,7 +216,7 @@ int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
     const siginfo_t *info = siginfo;
     ucontext_t *uc = uctx;
     uintptr_t fault = (uintptr_t)info->si_addr;
-    if (!self || !self->local_base || info->si_signo != SIGSEGV || fault < LOWMEM_FIRST || fault >= self->local_size)
+    if (!self || !self->local_base || info->si_signo != SIGSEGV || fault < LOWEST_ADDRESS || fault >= self->local_size)
         return 0;
     const unsigned char *pc = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
     struct x86_insn in;
@@ -230,7 +227,7 @@ int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
     if (refused(&in) || in.base == X86_REG_RIP)
         return 0;
     uintptr_t ea = effective_address(&in, uc);
-    if (fault < ea || fault - ea >= WINDOW || ea < LOWMEM_FIRST || ea >= self->local_size)
+    if (fault < ea || fault - ea >= WINDOW || ea < LOWEST_ADDRESS || ea >= self->local_size)
         return 0;
     size_t n = self->local_size - ea < WINDOW ? self->local_size - ea : WINDOW;
     while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))

@@ -287,6 +287,18 @@ static inline int user_pointer_small(const void *p, size_t n)
 {
     return n > 0 && (uintptr_t)p < LOWEST_ADDRESS;
 }
+/* A fixed local address among the pointers a kernel hands to a call
+ * (LOWEST_ADDRESS up to its local memory's size: on the board its own
+ * local memory, as for its loads and stores, lowmem.c) as the host address
+ * of those bytes; any other pointer, and any of a core without local
+ * memory (BSPlib), unchanged. */
+static inline void *core_pointer(const struct ebsp_core *self, const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (__builtin_expect(self != NULL && a < self->local_size, 0) && a >= LOWEST_ADDRESS)
+        return self->local_base + a;
+    return (void *)a;
+}
 /* p as Go may see it: NULL when it is such a small number. For arguments
  * the engine does not read then (no bytes to copy), or whose value the
  * shim passes separately, as a number. */

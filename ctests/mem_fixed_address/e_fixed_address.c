@@ -135,6 +135,26 @@ int main(void)
     if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
         agree = agree && same_both_ways(work_avx512, p);
     ebsp_message("the same work on a fixed address and through a pointer agrees: %d", agree);
+
+    /* the calls take fixed local addresses too */
+    int *ext = ebsp_ext_malloc(64), *dmaed = (int *)0x7000, *got = (int *)0x7100, *moved = (int *)0x7200;
+    for (int i = 0; i < 16; i++)
+        ext[i] = 10 * i + p;
+    ebsp_dma_handle h;
+    ebsp_dma_push(&h, dmaed, ext, 64);
+    ebsp_dma_wait(&h);
+    bsp_push_reg(got, 16);
+    bsp_sync();
+    int next = (p + 1) % bsp_nprocs();
+    bsp_put(next, &dmaed[5], got, 0, sizeof(int));
+    bsp_hpput(next, &dmaed[6], got, sizeof(int), sizeof(int));
+    bsp_send(next, NULL, dmaed, 2 * sizeof(int));
+    bsp_sync();
+    bsp_get(next, got, 0, &got[2], sizeof(int));
+    bsp_move(moved, 2 * sizeof(int));
+    bsp_sync();
+    ebsp_message("dma %d, put %d, hpput %d, get %d, message %d %d", dmaed[5], got[0], got[1], got[2], moved[0],
+                 moved[1]);
     bsp_end();
     return 0;
 }

@@ -75,6 +75,8 @@ void *ebsp_local_address(unsigned int offset)
 
 void ebsp_memcpy(void *dst, const void *src, size_t nbytes)
 {
+    dst = core_pointer(ebsp_self, dst);
+    src = core_pointer(ebsp_self, src);
     memcpy(dst, src, nbytes);
 }
 
@@ -89,6 +91,9 @@ static uintptr_t handle_check(const ebsp_dma_handle *desc)
 void ebsp_dma_push(ebsp_dma_handle *desc, void *dst, const void *src, size_t nbytes)
 {
     struct ebsp_core *self = ebsp_self;
+    desc = core_pointer(self, desc);
+    dst = core_pointer(self, dst);
+    src = core_pointer(self, src);
     if (!desc || nbytes == 0) /* as EBSP: the handle is left as it was */
         return;
     memset(desc, 0, sizeof *desc);
@@ -117,6 +122,7 @@ void ebsp_dma_push(ebsp_dma_handle *desc, void *dst, const void *src, size_t nby
 
 void ebsp_dma_wait(ebsp_dma_handle *desc)
 {
+    desc = core_pointer(ebsp_self, desc);
     if (!desc || desc->ticket == 0 || desc->reserved[1] != (void *)handle_check(desc))
         return;
     mem_dma_wait(desc->core, desc->reserved[0], desc->ticket);

@@ -21,6 +21,8 @@ static int stream_call(int op, int id, int arg, int arg2, const void *data, void
     struct stream_result r;
     if (!self)
         return 0;
+    data = core_pointer(self, data);
+    buffer = core_pointer(self, buffer);
     for (;;) {
         memset(&r, 0, sizeof r);
         goStream(self->pid, op, id, arg, arg2, user_pointer_for_go(data), user_pointer_small_value(data), &r);
@@ -49,6 +51,7 @@ static int null_handle(const char *call)
 
 int bsp_stream_open(ebsp_stream *stream, int stream_id)
 {
+    stream = core_pointer(ebsp_self, stream);
     if (!stream)
         return null_handle("bsp_stream_open");
     /* The board fills in the handle only on success; the id is kept here
@@ -59,6 +62,7 @@ int bsp_stream_open(ebsp_stream *stream, int stream_id)
 
 void bsp_stream_close(ebsp_stream *stream)
 {
+    stream = core_pointer(ebsp_self, stream);
     if (!stream)
         null_handle("bsp_stream_close");
     else
@@ -67,6 +71,8 @@ void bsp_stream_close(ebsp_stream *stream)
 
 int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload)
 {
+    stream = core_pointer(ebsp_self, stream);
+    buffer = core_pointer(ebsp_self, buffer);
     if (buffer)
         *buffer = NULL;
     if (!stream)
@@ -76,6 +82,7 @@ int bsp_stream_move_down(ebsp_stream *stream, void **buffer, int preload)
 
 int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size, int wait_for_completion)
 {
+    stream = core_pointer(ebsp_self, stream);
     if (!stream)
         return null_handle("bsp_stream_move_up");
     return stream_call(STREAM_MOVE_UP, stream->id, data_size, wait_for_completion, data, NULL);
@@ -83,6 +90,7 @@ int bsp_stream_move_up(ebsp_stream *stream, const void *data, int data_size, int
 
 void bsp_stream_seek(ebsp_stream *stream, int delta_tokens)
 {
+    stream = core_pointer(ebsp_self, stream);
     if (!stream)
         null_handle("bsp_stream_seek");
     else
