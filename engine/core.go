@@ -139,6 +139,25 @@ func shownAddress(p unsafe.Pointer) uintptr {
 	return a
 }
 
+// fixedLocalFirst is the lowest fixed local address a kernel may name
+// (the C shim's LOWEST_ADDRESS, capi/lowmem.c): below it a number is a
+// small variable, not memory.
+const fixedLocalFirst = 4096
+
+// shownVariable is shownAddress for a variable of core c: one in its local
+// memory shows as the board's local address, its offset there, which is
+// what a kernel that named it by a fixed local address wrote (the shim
+// hands the engine the host address of those bytes, capi/shim.h).
+func (c *Core) shownVariable(p unsafe.Pointer) uintptr {
+	if mem := c.m.memory.mem; mem != nil && c.pid < mem.Cores() {
+		local := mem.Local(c.pid)
+		if off := uintptr(p) - uintptr(local.Base()); off >= fixedLocalFirst && off < uintptr(local.Size()) {
+			return off
+		}
+	}
+	return shownAddress(p)
+}
+
 // boardNotice prints the line the board printed for this misuse ("$PP:
 // text", in order with the core's other output) and returns the soft error
 // that makes the call do nothing.

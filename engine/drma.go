@@ -155,7 +155,7 @@ func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, off
 	}
 	if !ok {
 		return registration{}, c.errorf(call, "core %02d has no variable in registration slot %d, where this core has 0x%x: "+
-			"it had not registered it by its next synchronisation, or popped it", pid, slot, shownAddress(addr))
+			"it had not registered it by its next synchronisation, or popped it", pid, slot, c.shownVariable(addr))
 	}
 	if !c.m.comm.unchecked && offset+nbytes > c.checkedSize(reg) {
 		return registration{}, c.errorf(call, "%d bytes at offset %d exceed the %d bytes core %02d registered", nbytes, offset, reg.size, pid)
@@ -167,7 +167,7 @@ func (c *Core) remoteTarget(call string, pid int, addr unsafe.Pointer, slot, off
 // registered: the board printed a line and ignored the call.
 func (c *Core) unknownVariable(call string, addr unsafe.Pointer, pid, offset, nbytes int) *Error {
 	if c.m.comm.atOnce {
-		return c.boardNotice(call, "BSP ERROR: could not find bsp var 0x%x", shownAddress(addr))
+		return c.boardNotice(call, "BSP ERROR: could not find bsp var 0x%x", c.shownVariable(addr))
 	}
 	return c.errorf(call, "the address is not a registered variable (core %02d, %d bytes at offset %d)", pid, nbytes, offset)
 }

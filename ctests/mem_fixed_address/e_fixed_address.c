@@ -151,6 +151,8 @@ int main(void)
     bsp_send(next, NULL, dmaed, 2 * sizeof(int));
     bsp_sync();
     bsp_get(next, got, 0, &got[2], sizeof(int));
+    if (p == 1) /* not registered: named as the kernel named it */
+        bsp_hpput(0, dmaed, (void *)0x7300, 0, sizeof(int));
     bsp_move(moved, 2 * sizeof(int));
     bsp_sync();
     ebsp_message("dma %d, put %d, hpput %d, get %d, message %d %d", dmaed[5], got[0], got[1], got[2], moved[0],
