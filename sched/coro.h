@@ -10,6 +10,14 @@
 
 struct ebsp_core;
 
+/* bytes for core stacks, below 2 GiB where the kernel gives them
+ * (MAP_32BIT, as the emulated memories: emesh/lowmap_linux_amd64.go), so
+ * that a kernel keeping the address of a local array in an int, as the
+ * board's 32-bit programs do (EBSP's primitives example), gets it back;
+ * anywhere else when that space is used up. NULL without memory. For
+ * the coroutines' region and the threads' stacks alike. */
+void *sched_map_stacks(size_t bytes);
+
 /* This build has a context switch (x86-64 without AddressSanitizer). */
 int coro_supported(void);
 /* Prepares cores first..n-1 to run as coroutines, each calling run_core,

@@ -74,6 +74,18 @@ int coro_supported(void)
     return CORO_SUPPORTED;
 }
 
+void *sched_map_stacks(size_t bytes)
+{
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK;
+#ifdef MAP_32BIT
+    void *low = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags | MAP_32BIT, -1, 0);
+    if (low != MAP_FAILED)
+        return low;
+#endif
+    void *any = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+    return any == MAP_FAILED ? NULL : any;
+}
+
 #if CORO_SUPPORTED
 
 void ebsp_coro_switch(void **save_sp, void *load_sp);
@@ -978,12 +990,11 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
 
     /* an adopting thread's slice after the workers' */
     co.region_size = (size_t)count * co.stack_size + (size_t)(co.max_workers + adopting) * WORKER_STACK;
-    void *r = mmap(NULL, co.region_size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    void *r = sched_map_stacks(co.region_size);
     co.coros = calloc((size_t)count, sizeof *co.coros);
     co.workers = calloc((size_t)co.max_workers, sizeof *co.workers);
-    if (r == MAP_FAILED || !co.coros || !co.workers) {
-        if (r != MAP_FAILED)
+    if (!r || !co.coros || !co.workers) {
+        if (r)
             munmap(r, co.region_size);
         free(co.coros);
         free(co.workers);

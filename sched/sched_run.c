@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +71,8 @@ static struct {
     struct ebsp_core *cores;
     int n;
     int first, started;         /* threads started for cores first..first+started-1 */
+    char *stacks;               /* their stacks, stacks_size bytes, or NULL (glibc's) */
+    size_t stacks_size;
     struct group *groups;       /* core i counts in groups[cores[i].group] */
     struct group one;           /* groups when there is one */
     struct group all;           /* the run's count: cores of settled groups */
@@ -508,6 +511,19 @@ static void *core_main(void *arg)
     return NULL;
 }
 
+/* The stacks of cores first..n-1 as threads, each with a guard page below
+ * (sched_map_stacks); NULL leaves them to glibc. */
+static char *thread_stacks(int count, size_t *slice)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *slice = ((ebsp_stack_bytes + page - 1) & ~(page - 1)) + page;
+    run.stacks_size = *slice * (size_t)count;
+    run.stacks = sched_map_stacks(run.stacks_size);
+    for (int i = 0; run.stacks && i < count; i++)
+        mprotect(run.stacks + (size_t)i * *slice, page, PROT_NONE);
+    return run.stacks;
+}
+
 struct ebsp_core *sched_cores_alloc(int n)
 {
     struct ebsp_core *cores = calloc((size_t)n, sizeof *cores);
@@ -653,8 +669,12 @@ void sched_start(struct ebsp_core *cores, int n, int first)
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, ebsp_stack_bytes);
+    size_t slice = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+    char *stacks = thread_stacks(n - first, &slice);
     int i = first;
     for (; i < n; i++) {
+        if (stacks)
+            pthread_attr_setstack(&attr, stacks + (size_t)(i - first) * slice + page, slice - page);
         if (pthread_create(&cores[i].thread, &attr, core_main, &cores[i]) != 0)
             break;
     }
@@ -679,6 +699,9 @@ int sched_join(void)
     else
         for (int i = run.first; i < run.first + run.started; i++)
             pthread_join(run.cores[i].thread, NULL);
+    if (run.stacks)
+        munmap(run.stacks, run.stacks_size);
+    run.stacks = NULL;
     hooks_run_end();
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;

@@ -1,7 +1,8 @@
 /* 64-bit build: Parallella code keeps buffer addresses in 32-bit integers.
- * The emulated memories (ebsp_malloc, ebsp_ext_malloc, stream buffers) lie
- * below 2 GiB, so such a cast survives. (Through size_t only to keep
- * -Werror quiet; the truncation is the same as a plain cast.) */
+ * The emulated memories (ebsp_malloc, ebsp_ext_malloc, stream buffers) and
+ * the cores' stacks lie below 2 GiB, so such a cast survives (EBSP's
+ * primitives example does it with a local array). (Through size_t only to
+ * keep -Werror quiet; the truncation is the same as a plain cast.) */
 #include <e_bsp.h>
 #include <stddef.h>
 
@@ -26,6 +27,10 @@ int main(void)
         ok_stream = n == 16 && ((int *)(size_t)ut)[1] == 42;
         bsp_stream_close(&stream);
     }
+    float on_stack[8];
+    int is = (int)(size_t)on_stack;
+    ((float *)(size_t)is)[2] = 2.5f;
+    ebsp_message("a local array through an int: %d", on_stack[2] == 2.5f);
     ebsp_message("local %d %d, ext %d, ptrs survive unsigned: %d%s", local[3], (int *)(size_t)il == local, ext[1],
                  (int *)(size_t)ul == local && (int *)(size_t)ue == ext, s == 0 ? (ok_stream ? ", stream token ok" : ", stream token WRONG") : "");
     ebsp_free(local);
