@@ -355,6 +355,21 @@ static int legacy_opcode(struct decoding *d, struct x86_insn *o)
     return two_byte[op];
 }
 
+/* What follows a VEX or EVEX opcode: a ModRM, and an imm8 for map 3 and for
+ * map 1's 70-73, C2 and C4-C6. */
+static int vector_layout(const struct x86_insn *o)
+{
+    if (o->map == X86_MAP_0F3A)
+        return RB;
+    if (o->map == X86_MAP_0F38)
+        return RM;
+    switch (o->opcode) {
+    case 0x70: case 0x71: case 0x72: case 0x73: case 0xC2: case 0xC4: case 0xC5: case 0xC6:
+        return RB;
+    }
+    return RM;
+}
+
 /* VEX (C4 three bytes, C5 two bytes); the payload's R, X, B, vvvv are
  * stored inverted. */
 static int vex_opcode(struct decoding *d, struct x86_insn *o, int first)
@@ -381,17 +396,9 @@ static int vex_opcode(struct decoding *d, struct x86_insn *o, int first)
     o->opcode = next_byte(d);
     if (o->opcode < 0)
         return XX;
-    if (o->map == X86_MAP_0F3A)
-        return RB;
-    if (o->map == X86_MAP_0F38)
-        return RM;
-    switch (o->opcode) {
-    case 0x77:
+    if (o->map == X86_MAP_0F && o->opcode == 0x77)
         return NO; /* vzeroupper, vzeroall */
-    case 0x70: case 0x71: case 0x72: case 0x73: case 0xC2: case 0xC4: case 0xC5: case 0xC6:
-        return RB;
-    }
-    return RM;
+    return vector_layout(o);
 }
 
 /* EVEX (62 and three payload bytes P0 P1 P2). Maps 5 and 6 (FP16) and the
@@ -416,15 +423,7 @@ static int evex_opcode(struct decoding *d, struct x86_insn *o)
     o->opcode = next_byte(d);
     if (o->opcode < 0)
         return XX;
-    if (o->map == X86_MAP_0F3A)
-        return RB;
-    if (o->map == X86_MAP_0F38)
-        return RM;
-    switch (o->opcode) {
-    case 0x70: case 0x71: case 0x72: case 0x73: case 0xC2: case 0xC4: case 0xC5: case 0xC6:
-        return RB;
-    }
-    return RM;
+    return vector_layout(o);
 }
 
 /* Operands that must keep a SIB byte: VSIB (gathers, scatters and their
