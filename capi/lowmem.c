@@ -216,8 +216,9 @@ int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
     const siginfo_t *info = siginfo;
     ucontext_t *uc = uctx;
     uintptr_t fault = (uintptr_t)info->si_addr;
-    if (!self || !self->local_base || info->si_signo != SIGSEGV || fault < LOWEST_ADDRESS || fault >= self->local_size)
-        return 0;
+    if (!self || !self->local_base || info->si_signo != SIGSEGV || info->si_code <= 0 || fault < LOWEST_ADDRESS ||
+        fault >= self->local_size)
+        return 0; /* si_code <= 0: sent by a process, not a fault */
     const unsigned char *pc = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
     struct x86_insn in;
     if (x86_decode(pc, 15, &in) != 0)
