@@ -866,8 +866,7 @@ static void start_send(struct lqcd_chan *s)
         set_state(s, CH_PENDING);
         if (mpiw_send_start(s->wire) != 0)
             atomic_store(&s->err, LQCD_ERR_PARTNER);
-        lqcd_poll();
-        return;
+        return; /* what other ranks sent is taken in by the tests and waits (lqcd_poll) */
     }
     struct lqcd_chan *r = atomic_load(&s->target);
     if (!r) {
@@ -923,7 +922,8 @@ void startReceive(void *opaque)
                r->owner);
         return;
     }
-    lqcd_poll();
+    /* no lqcd_poll here: what arrives from other ranks after this lands
+       straight in the armed buffer when a test or wait takes it in */
     spin_lock(&r->lock);
     struct lqcd_chan *s = r->qhead;
     if (s) {
