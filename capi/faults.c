@@ -147,7 +147,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
     const void *pc = pc_of(uctx);
-    const void *own = library_base ? library_base : object_base((const void *)on_fault);
+    const void *own = library_base; /* set before on_fault is installed */
     int in_library = pc && object_base(pc) == own;
     if (self && !in_library && lowmem_emulate(self, info, uctx))
         return; /* a fixed local address: the access went to the core's local memory */
