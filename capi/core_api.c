@@ -4,6 +4,8 @@
  * (goSyncStep); this file only blocks between its steps.
  */
 #include "shim.h"
+
+#include <errno.h>
 #include "reqlog.h"
 #include "direct.h"
 
@@ -97,6 +99,7 @@ void bsp_sync(void)
     struct ebsp_core *self = ebsp_self;
     if (!self)
         return;
+    int saved_errno = errno; /* a superstep's end leaves the core's errno as it was */
     reqlog_drain(self); /* the engine parses the recorded requests first */
     int32_t s = atomic_load((_Atomic int32_t *)&self->superstep);
     int engine = atomic_load((_Atomic int32_t *)&self->sync_pending) != 0;
@@ -110,6 +113,7 @@ void bsp_sync(void)
                 ;
     }
     sched_leave_if_stopped();
+    errno = saved_errno;
 }
 
 void ebsp_barrier(void)

@@ -363,6 +363,8 @@ extern int goSyncStep(int pid, int step);
 extern void goCoreAbort(int pid, char *msg);
 /* kind: as sched_hooks.report_stall's (scheduler.h). */
 extern void goReportStall(int kind);
+/* Binds the calling thread to a Go M (capi/gothreads.go). */
+extern void goThreadEnter(void);
 extern int goInit(char *name, int argc, char **argv);
 extern int goRegisterKernel(char *name, void *kernel);
 extern int goHostBegin(int nprocs);

@@ -8,6 +8,7 @@
 #ifndef EBSP_FUTEX_H
 #define EBSP_FUTEX_H
 
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
@@ -46,23 +47,34 @@ static inline long cpu_count(void)
     return share < 1 ? 1 : share;
 }
 
+/* The waits and wakes below keep errno: they run inside the program's
+ * calls (bsp_sync), and a program may read errno across them, as across
+ * the pure computation a superstep is to it (EAGAIN, EINTR and ETIMEDOUT
+ * are a waiter's normal returns). */
+
 /* Sleeps while *word == expected, until woken (or a spurious return). */
 static inline void futex_wait(_Atomic unsigned *word, unsigned expected)
 {
+    int saved = errno;
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+    errno = saved;
 }
 
 /* Sleeps while *word == expected, for at most ns nanoseconds. */
 static inline void futex_wait_ns(_Atomic unsigned *word, unsigned expected, uint64_t ns)
 {
     struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+    int saved = errno;
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+    errno = saved;
 }
 
 /* Wakes up to n sleepers on word (INT_MAX: all). */
 static inline void futex_wake(_Atomic unsigned *word, int n)
 {
+    int saved = errno;
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+    errno = saved;
 }
 
 #endif

@@ -49,6 +49,7 @@
 #define _GNU_SOURCE
 #include "../capi/shim.h"
 #include "coro.h"
+#include "coro_tls.h"
 #include "futex.h"
 
 #include <dlfcn.h>
@@ -97,6 +98,8 @@ enum { CO_YIELD = 1, CO_PARK, CO_DONE, CO_JOIN };
 
 struct coro {
     void *sp;                  /* saved stack pointer while switched out */
+    void *tp;                  /* its thread control block (coro_tls.h) */
+    struct worker *worker;     /* the worker that runs it, NULL while none can */
     struct ebsp_core *core;
     struct coro *next;         /* in a run queue or a parked list */
     int action;                /* what the worker does after the core switched back */
@@ -135,7 +138,8 @@ struct queue {
 struct worker {
     struct queue q;            /* empty for the workers the monitor adds */
     void *sp;                  /* the worker's scheduling loop while a core runs */
-    pthread_t thread;
+    void *tp;                  /* its own thread control block */
+    pthread_t thread, self;    /* as its creator and as the thread itself saw it */
     int index;
     _Atomic int state;         /* W_FREE, W_RUNNING, W_EXITED (not yet joined) */
     struct coro *_Atomic cur;  /* the core it runs, NULL between cores */
@@ -224,10 +228,20 @@ static struct {
     pthread_t adopter;
     uintptr_t adopter_stack[2];
     void *handoff_sp;
+    uintptr_t adopter_slot;    /* its kept slot (sched_keep_thread_slot), restored for core 0 */
+    uint64_t adopter_mask;     /* its signal mask, all blocked while it lends its TLS to core 0 */
     _Atomic unsigned ended;
+    /* The threads that lend cores their thread control blocks: one per
+     * core, but an adopted core 0, which keeps its own thread's. */
+    struct tls_donor *donors;
+    int ndonors;
 } co;
 
+/* Worker context only: on a core, the thread pointer is the core's. */
 static __thread struct worker *this_worker;
+/* The core's own coroutine, in its own TLS: set by its donor (or, for an
+ * adopted core 0, on its thread) and stable across switches. */
+static __thread struct coro *this_coro;
 
 static void lock(struct queue *q)
 {
@@ -494,7 +508,7 @@ static struct coro *take(struct worker *w)
  * checks its word again under its queue's lock, which unpark takes after it
  * saw the wake count that coro_wake_parked raised after the word changed:
  * either the core sees the new word or unpark sees the core. */
-static void settle(struct coro *c)
+static void settle(struct worker *w, struct coro *c)
 {
     if (c->action == CO_DONE || c->action == CO_JOIN) {
         if (c->action == CO_JOIN)
@@ -524,7 +538,7 @@ static void settle(struct coro *c)
            changed after the look above while q's worker looked at q before
            the count above, and slept: look again. q's own worker looks at
            q next anyway (take). */
-        if (c->watched && q != &this_worker->q) {
+        if (c->watched && q != &w->q) {
             atomic_thread_fence(memory_order_seq_cst);
             if (atomic_load(c->park_word) != c->park_val && unpark(q))
                 kick(1);
@@ -536,39 +550,42 @@ static void settle(struct coro *c)
     kick(1);
 }
 
-/* Makes c the core worker w (the thread me) runs. Only the worker writes
- * cur and switches; the others (thieves, the monitor) only read them, so
- * release stores do, without a locked instruction (three of them were a
- * tenth of an empty sync on one worker). */
-static void enter(struct worker *w, pthread_t me, struct coro *c)
+/* Makes c the core worker w runs, and its thread control block the
+ * current one: from here to the switch the code in between runs with c's
+ * TLS (it touches none). Only the worker writes cur and switches; the
+ * others (thieves, the monitor) only read them, so release stores do,
+ * without a locked instruction (three of them were a tenth of an empty
+ * sync on one worker). */
+static void enter(struct worker *w, struct coro *c)
 {
-    ebsp_self = c->core;
-    c->core->thread = me; /* where the watchdog's signal finds it */
+    c->worker = w;
+    c->core->thread = w->self; /* where the watchdog's signal finds it */
     atomic_store_explicit(&w->cur, c, memory_order_release);
     atomic_store_explicit(&w->switches, atomic_load_explicit(&w->switches, memory_order_relaxed) + 1, memory_order_release);
+    tls_switch(c->tp);
 }
 
-/* Runs core c on worker w (the thread me) until a core switches back:
- * c, or a core c handed the worker over to (hand_over). */
-static void run_one(struct worker *w, pthread_t me, struct coro *c)
+/* Runs core c on worker w until a core switches back: c, or a core c
+ * handed the worker over to (hand_over). */
+static void run_one(struct worker *w, struct coro *c)
 {
-    enter(w, me, c);
+    enter(w, c);
     ebsp_coro_switch(&w->sp, c->sp);
     c = atomic_load_explicit(&w->cur, memory_order_relaxed);
     atomic_store_explicit(&w->cur, NULL, memory_order_release);
-    ebsp_self = NULL;
-    settle(c);
+    settle(w, c);
 }
 
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
-    pthread_t me = pthread_self(); /* w->thread may not be stored yet */
+    w->self = pthread_self(); /* w->thread may not be stored yet */
+    w->tp = tls_pointer();
     this_worker = w;
-    hooks_thread_begin();
+    hooks_thread_begin(); /* binds the thread to Go before any core's call */
     struct coro *c;
     while ((c = take(w)) != NULL)
-        run_one(w, me, c);
+        run_one(w, c);
     hooks_thread_end();
     this_worker = NULL;
     atomic_store(&w->state, W_EXITED);
@@ -583,30 +600,31 @@ static void *worker_main(void *arg)
 static void handoff_main(void *arg)
 {
     (void)arg;
+    /* Core 0 runs on the workers with this thread's TLS: meanwhile the
+     * thread touches none of it (no signal handler, no errno). */
+    tls_block_signals(&co.adopter_mask);
     struct coro *c = &co.coros[0];
     struct queue *q = home_of(c);
     lock(q);
     push_locked(q, c, c, 1);
     unlock(q);
     kick(1);
-    while (!atomic_load(&co.ended))
-        futex_wait(&co.ended, 0);
+    tls_quiet_wait(&co.ended, 0);
     if (co.joiner) {
         void *unused;
-        ebsp_self = co.joiner->core;
+        co.joiner->worker = NULL; /* on its own thread again */
+        tls_slot_store(tls_pointer(), co.adopter_slot);
+        tls_restore_signals(&co.adopter_mask);
         ebsp_coro_switch(&unused, co.joiner->sp);
     }
     for (;;)
-        pause();
+        tls_quiet_wait(&co.ended, 1);
 }
 
-/* Read in a call of its own: after a switch the caller may run on another
- * thread, and a TLS address computed before the switch would be stale. */
-__attribute__((noinline)) static struct worker *current_worker(void)
+static struct worker *current_worker(void)
 {
-    struct worker *w = this_worker;
-    __asm__ volatile("" ::: "memory");
-    return w;
+    struct coro *c = this_coro;
+    return c ? c->worker : NULL;
 }
 
 /* After a switch into a core: the core that handed its worker over to
@@ -617,7 +635,7 @@ static void settle_handed(void)
     struct coro *c = w ? w->handed : NULL;
     if (c) {
         w->handed = NULL;
-        settle(c);
+        settle(w, c);
     }
 }
 
@@ -640,13 +658,14 @@ static struct coro *hand_over(struct worker *w)
 static void back_to_worker(struct coro *c, int action)
 {
     c->action = action;
-    struct worker *w = current_worker();
+    struct worker *w = c->worker;
     struct coro *next = action == CO_PARK ? hand_over(w) : NULL;
     if (next) {
         w->handed = c;
-        enter(w, pthread_self(), next);
+        enter(w, next);
         ebsp_coro_switch(&c->sp, next->sp);
     } else {
+        tls_switch(w->tp);
         ebsp_coro_switch(&c->sp, w->sp);
     }
     settle_handed();
@@ -654,8 +673,8 @@ static void back_to_worker(struct coro *c, int action)
 
 static struct coro *current_coro(void)
 {
-    struct worker *w = current_worker();
-    return w ? atomic_load(&w->cur) : NULL;
+    struct coro *c = this_coro;
+    return c && c->worker ? c : NULL;
 }
 
 int coro_current(void)
@@ -957,6 +976,8 @@ static void adopt(void)
 {
     co.adopted = 1;
     co.adopter = pthread_self();
+    co.coros[0].tp = tls_pointer();
+    this_coro = &co.coros[0];
     pthread_attr_t attr;
     void *addr;
     size_t size;
@@ -969,6 +990,41 @@ static void adopt(void)
     }
     co.handoff_sp = boot_frame(co.region + (size_t)co.n * co.stack_size + (size_t)co.max_workers * WORKER_STACK,
                                WORKER_STACK, handoff_main, NULL);
+}
+
+/* On donor i: the TLS of core first + i, where first is the adopted
+ * core 0's count. */
+static void donor_init(int i, void *arg)
+{
+    struct coro *c = &co.coros[*(int *)arg + i];
+    this_coro = c;
+    ebsp_self = c->core;
+}
+
+/* A donor per core but an adopted core 0; -1 without threads. */
+static int start_donors(int adopting)
+{
+    co.ndonors = co.n - adopting;
+    co.donors = calloc((size_t)co.ndonors, sizeof *co.donors);
+    if (!co.donors || tls_donors_start(co.donors, co.ndonors, donor_init, &adopting) != 0) {
+        free(co.donors);
+        co.donors = NULL;
+        co.ndonors = 0;
+        return -1;
+    }
+    for (int i = 0; i < co.ndonors; i++)
+        co.coros[adopting + i].tp = co.donors[i].tp;
+    return 0;
+}
+
+static void end_donors(void)
+{
+    if (!co.donors)
+        return;
+    tls_donors_end(co.donors, co.ndonors);
+    free(co.donors);
+    co.donors = NULL;
+    co.ndonors = 0;
 }
 
 int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *))
@@ -1014,6 +1070,13 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
     for (int i = 0; i < co.max_workers + adopting; i++)
         mprotect(co.region + (size_t)count * co.stack_size + (size_t)i * WORKER_STACK, co.page, PROT_NONE);
     atomic_store(&co.live, count);
+    if (start_donors(adopting) != 0) {
+        munmap(co.region, co.region_size);
+        free(co.coros);
+        free(co.workers);
+        memset(&co, 0, sizeof co);
+        return -1;
+    }
     if (adopting)
         adopt(); /* before the workers: their first Go call reads its stack's bounds */
     int started = 0;
@@ -1049,6 +1112,7 @@ void coro_go(void)
     kick(INT_MAX);
     co.monitor_started = pthread_create(&co.monitor, NULL, monitor_main, NULL) == 0;
     if (co.adopted) { /* core 0 goes on on a worker; handoff_main pushes it */
+        co.adopter_slot = tls_slot_load(tls_pointer());
         ebsp_coro_switch(&co.coros[0].sp, co.handoff_sp);
         settle_handed();
     }
@@ -1069,6 +1133,7 @@ void coro_unadopt(void)
         return;
     back_to_worker(c, CO_JOIN);
     /* back on the adopting thread: every other core finished */
+    this_coro = NULL;
 }
 
 void coro_leave(void)
@@ -1094,11 +1159,13 @@ void coro_join(void)
     for (int i = co.base_workers; i < atomic_load(&co.nworkers); i++)
         if (atomic_load(&co.workers[i].state) != W_FREE)
             pthread_join(co.workers[i].thread, NULL);
+    end_donors(); /* no worker runs a core now */
     /* Called elsewhere than on the adopting thread (a stopped run, which the
      * library then ends: faces/bsplib/bsplib.c), that thread may still wait on the
      * region: it stays. */
     if (co.adopted && !pthread_equal(pthread_self(), co.adopter))
         return;
+    this_coro = NULL;
     if (co.region)
         munmap(co.region, co.region_size);
     free(co.coros);
@@ -1133,7 +1200,7 @@ static int real_getattr_np(pthread_t thread, pthread_attr_t *attr)
 int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr)
 {
     int r = real_getattr_np(thread, attr);
-    if (r != 0 || !co.adopted || !this_worker || !pthread_equal(thread, pthread_self()))
+    if (r != 0 || !co.adopted || !(this_worker || current_coro()) || !pthread_equal(thread, pthread_self()))
         return r;
     void *addr;
     size_t size;

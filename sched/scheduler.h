@@ -53,6 +53,13 @@ extern int ebsp_active_nprocs;
  * (sched_clock.c). */
 uint64_t ebsp_now_ns(void);
 
+/* A slot of the thread control block, at offset from the thread pointer,
+ * that belongs to the OS thread and not to the core it runs: coroutine
+ * cores have control blocks of their own (per-core TLS, coro_tls.c), and
+ * a worker entering a core copies this slot into the core's block. The Go
+ * runtime's g is one (capi/gslot). Set once, before the first run. */
+void sched_keep_thread_slot(long offset);
+
 /* ---- settings ---- */
 
 /* Stack bytes of each core thread (EBSP_STACK_KB) and the watchdog's
