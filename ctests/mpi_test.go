@@ -438,8 +438,8 @@ func TestBsprunMpirunArgs(t *testing.T) {
 
 // mpiStressed are the ctests/bsplib programs TestMPIStress repeats: the
 // LQCD channels and collectives across ranks, messages, DRMA, runs of puts,
-// an example.
-var mpiStressed = []string{"conform_lqcd", "conform_bsmp", "conform_drma", "conform_runs", "example_inprod"}
+// thread identity, an example.
+var mpiStressed = []string{"conform_lqcd", "conform_bsmp", "conform_drma", "conform_runs", "conform_identity", "example_inprod"}
 
 // TestMPIStress runs each of mpiStressed EBSP_CTEST_REPEAT times in each
 // layout of TestBSPlibUnderMPI under both schedulers (make stress-mpi), and
