@@ -142,6 +142,9 @@ test-stress: lib
 test-shim:
 	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c sched/*.c faces/*/*.c world/mpi/mpi.c world/mpi/msg.c
 	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
+	# bsp.h beside a header of MulticoreBSP's with the same enums under its guard, in both orders
+	printf '#include "bsp.h"\n#include "mcbsp_guard.h"\n' | $(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude -Ictests/identity -x c -
+	printf '#include "mcbsp_guard.h"\n#include "bsp.h"\n' | $(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude -Ictests/identity -x c -
 
 # The whole library (Go + shim) built with AddressSanitizer, run by the C
 # tests whose hosts are built with it too. The signal tests are skipped:

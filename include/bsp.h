@@ -196,10 +196,16 @@ int bsplib_hpmove_int(void **tag_ptr, void **payload_ptr);
  * thread, for nested sections) and apply from the next bsp_begin.
  */
 
+/* The two enums of MulticoreBSP's mcbsp-affinity.h, under its include
+ * guard: a program (or MulticoreBSP's own tests) that includes that
+ * header as well, before or after this one, declares them once. */
+#ifndef _H_MCBSP_AFFINITY
+#define _H_MCBSP_AFFINITY
 /* How MulticoreBSP pins threads to cores; SCATTER is the default. */
 enum mcbsp_affinity_mode { SCATTER = 0, COMPACT, MANUAL };
 /* How the hardware threads of one core are numbered; CONSECUTIVE is the default. */
 enum mcbsp_thread_numbering { CONSECUTIVE = 0, WRAPPED };
+#endif
 
 void mcbsp_set_maximum_threads(size_t max);
 void mcbsp_set_affinity_mode(enum mcbsp_affinity_mode mode);
