@@ -36,11 +36,12 @@
  * price of one thread per core. An added worker takes only cores queued
  * behind such a stuck core and leaves as soon as there are none.
  *
- * Cores migrate between workers, so C code must not keep the address of a
- * __thread variable across a switch (gcc computes a TLS address once per
- * function): ebsp_self is set on every switch and read after a switch only
- * in a fresh function call; per-core state that was __thread lives in the
- * core (faces/lqcd's error state).
+ * Thread identity. Cores migrate between workers, but each core has a
+ * thread control block of its own (coro_tls.c) that the worker running it
+ * makes current: its TLS (ebsp_self, this_coro, the program's __thread
+ * variables, errno) stays put, so a TLS address may be kept across a
+ * switch. Worker state is in the worker's own TLS (this_worker), read
+ * only in worker context; on a core the worker is this_coro->worker.
  *
  * Only x86-64 has the switch (coro_switch_amd64.S); elsewhere, and in
  * builds with AddressSanitizer (which cannot follow the stack switches

@@ -397,9 +397,7 @@ static void stall(int kind)
 
 /* Arrives at the barrier; returns 1 for the last arriver (which has not yet
  * released the others), 0 for the others (already released), -1 if stopped.
- * self is the caller's core, read before: a coroutine core may come back
- * from the wait on another thread, where the ebsp_self address computed
- * before the wait is another thread's. */
+ * self is the caller's core. */
 static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now, int world)
 {
     hooks_settle(self); /* e.g. the core's transfers land before anyone passes the barrier */
