@@ -5,6 +5,7 @@
  * the other calls, also where the compiler keeps a variable's address in
  * a register across them (built at -O0 to -O3 by TestThreadIdentity); pid
  * 0 is the thread that called bsp_begin, with main's thread-local values,
+ * The LQCD API's waits and collectives inside the section keep them too.
  * and main finds pid 0's values after bsp_end. An optional argument names
  * a shared library to dlopen whose own __thread variable is checked too
  * (ctests/identity/dltls.c). Each core prints one line; a failed check
@@ -12,6 +13,7 @@
  */
 #include <bsp.h>
 #include <dlfcn.h>
+#include <lqcd_msg.h>
 #include <errno.h>
 #include <locale.h>
 #include <pthread.h>
@@ -142,6 +144,33 @@ static void spmd(void)
             dl_set(dl_get() + 1);
         }
     }
+    /* the LQCD API's waits and collectives: a ring, both ways */
+    initMachine();
+    int dims[1] = {(int)n};
+    declareTopology(dims, 1, (int)p);
+    long out[2], in[2];
+    void *recv[2], *send[2];
+    for (int d = 0; d < 2; d++) {
+        recv[d] = declareReceive(&in[d], sizeof in[d], 10 + d);
+        send[d] = declareSendRelative(&out[d], sizeof out[d], d ? -1 : +1, 10 + d);
+    }
+    waitForBarrier();
+    for (int it = 0; it < 20; it++) {
+        errno = (int)p + it;
+        for (int d = 0; d < 2; d++) {
+            out[d] = (long)p * 100 + it;
+            startReceive(recv[d]);
+        }
+        for (int d = 0; d < 2; d++)
+            startSend(send[d]);
+        void *all[4] = {recv[0], recv[1], send[0], send[1]};
+        check(waitForMultiple(all, 4, -1) == 1, "waitForMultiple", it);
+        check(errno == (int)p + it && me == p && pthread_equal(pthread_self(), self), "identity across LQCD waits", it);
+        check(sumInt(1) == (int)n && me == p && *addr == counter && pthread_equal(pthread_self(), self),
+              "identity across an LQCD sum", it);
+        check(errno == (int)p + it, "errno across an LQCD sum", it);
+    }
+    shutdownMachine();
     uselocale(LC_GLOBAL_LOCALE);
     freelocale(own);
     bsp_pop_reg(&word);
