@@ -125,7 +125,7 @@ static void quiet_wake(_Atomic unsigned *word)
 /* A start of donors: each counts itself ready, then sleeps on release. */
 static struct {
     struct tls_donor *donors;
-    void (*init)(int i, void *arg);
+    void (*set_up)(int i, void *arg);
     void *arg;
     _Atomic unsigned ready;
     _Atomic unsigned release;
@@ -138,7 +138,7 @@ static void *donor_main(void *p)
     raw_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, sizeof mask);
     int i = (int)(intptr_t)p;
     start.donors[i].tp = tls_pointer();
-    start.init(i, start.arg);
+    start.set_up(i, start.arg);
     atomic_fetch_add(&start.ready, 1);
     quiet_wake(&start.ready);
     tls_quiet_wait(&start.release, 0);
@@ -151,10 +151,10 @@ extern size_t __pthread_get_minstack(const pthread_attr_t *attr) __attribute__((
 /* A donor's stack: it only sleeps, and runs its TLS destructors at exit. */
 enum { DONOR_STACK = 64 * 1024 };
 
-int tls_donors_start(struct tls_donor *donors, int n, void (*init)(int i, void *arg), void *arg)
+int tls_donors_start(struct tls_donor *donors, int n, void (*set_up)(int i, void *arg), void *arg)
 {
     start.donors = donors;
-    start.init = init;
+    start.set_up = set_up;
     start.arg = arg;
     atomic_store(&start.ready, 0);
     atomic_store(&start.release, 0);

@@ -35,10 +35,10 @@ struct tls_donor {
     void *tp;
 };
 
-/* Starts n donors; init(i, arg) runs on donor i, in its own TLS, before
+/* Starts n donors; set_up(i, arg) runs on donor i, in its own TLS, before
  * it sleeps (it sets the core's TLS up). Returns 0, or -1 when a thread
  * could not be started (none is left running). */
-int tls_donors_start(struct tls_donor *donors, int n, void (*init)(int i, void *arg), void *arg);
+int tls_donors_start(struct tls_donor *donors, int n, void (*set_up)(int i, void *arg), void *arg);
 /* Wakes the n donors and waits for them to exit: their TLS destructors
  * (pthread keys, C++ thread_local) run on them, as when a thread ends. */
 void tls_donors_end(struct tls_donor *donors, int n);
