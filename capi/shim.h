@@ -279,6 +279,10 @@ size_t user_memory_good(const void *p, size_t n, int write);
 /* Whether s, a string a program handed over, can be read up to its NUL,
  * which comes before max bytes (checked the same way). */
 int user_string_good(const char *s, size_t max);
+/* Whether p lies in executable memory (/proc/self/maps): a function
+ * pointer a program hands over (ebsp_register_kernel); 1 when the maps
+ * cannot be read. */
+int user_code_good(const void *p);
 /* Whether p, with n bytes to copy, is such a small number (NULL too). It
  * must not reach Go as a pointer: the Go runtime aborts when it finds one
  * below 4096 in a pointer variable while it moves a goroutine's stack, so

@@ -257,6 +257,14 @@ ebsp:   cores 01-03 waiting in bsp_sync (superstep 1)
 ebsp: run stopped: watchdog timeout`},
 	{name: "crash", exit: 139, signal: true, stderr: `
 ebsp: core 03 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x8`},
+	{name: "abort_libc", exit: 134, signal: true, stderr: `
+ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "abort_libc_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 134, signal: true, stderr: `
+ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "call_no_code", exit: 139, signal: true, stderr: `
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x5000: it called or jumped to that address, where there is no code`},
+	{name: "call_no_code_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 139, signal: true, stderr: `
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x5000: it called or jumped to that address, where there is no code`},
 	{name: "mix_ebsp_init", exit: 0, stdout: "$00: EBSP bsp_init returned 0\nmain: section done\n", stderr: `
 ebsp: ERROR: bsp_init: a BSPlib SPMD section (bsp.h) is running; a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run`},
 	{name: "mix_ebsp_begin", exit: 1, stderr: `

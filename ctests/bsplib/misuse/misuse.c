@@ -81,6 +81,10 @@ static void spmd(void)
             ;
     if (is("crash") && s == 3)
         *(volatile int *)(uintptr_t)8 = 1;
+    if ((is("abort_libc") || is("abort_libc_strict")) && s == 2)
+        abort();
+    if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
+        ((void (*)(void))(uintptr_t)0x5000)();
     if (is("mix_ebsp_init") && s == 0)
         printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
     if (is("mix_ebsp_begin") && s == 0)
