@@ -118,7 +118,7 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     int32_t stamp = superstep_stamp(self);
     if (!src || self->puts.stamp != stamp)
         return 0;
-    char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
+    char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp, 1);
     struct put_entry *e = remote ? direct_fast_entry(&self->puts, &self->puts.log, put_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
@@ -205,7 +205,7 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     int32_t stamp = superstep_stamp(self);
     if (!dst || self->gets.stamp != stamp)
         return 0;
-    char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);
+    char *remote = hp_cached(self, pid, src, offset, nbytes, stamp, 0);
     struct get_entry *e = remote ? direct_fast_entry(&self->gets, &self->gets.log, get_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;

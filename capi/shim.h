@@ -95,6 +95,10 @@ struct hp_line {
     int32_t target;
     int32_t size;
     int32_t stamp;
+    /* The bytes [lo, hi) of the copy found readable (good[0]) and
+     * writable (good[1]) in this superstep (hp_remote checks them with
+     * user_memory_good): only those are copied without a look. */
+    int32_t good[2][2];
 };
 
 /* One emulated core. C-allocated: Go never owns it. */
@@ -206,9 +210,10 @@ static inline int reg_wait_again(struct reg_wait *w, int answer)
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 
 /* core target's copy of the registered variable, when the bytes
- * [offset, offset+nbytes) lie inside what target registered; NULL when the
- * engine must handle (and report) the request. */
-char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes);
+ * [offset, offset+nbytes) lie inside what target registered and can be
+ * read (write: written); NULL when the engine must handle (and report) the
+ * request. */
+char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int write);
 void hp_forget(struct ebsp_core *self);
 /* Run end: returns the caches' memory. */
 void hp_free_all(struct ebsp_core *cores, int n);
@@ -229,14 +234,17 @@ static inline int32_t superstep_stamp(struct ebsp_core *self)
 
 /* hp_remote's answer when the cache has it for superstep stamp - 1, else
  * NULL; never calls into the engine (the inline fast path of bsp_put). */
-static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp)
+static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp,
+                              int write)
 {
     if (!self->hp_cache)
         return NULL;
     const struct hp_line *line = &self->hp_cache[hp_line_of(self, variable, target)];
     if (line->stamp != stamp || line->variable != variable || line->target != target)
         return NULL;
-    if (nbytes <= 0 || offset < 0 || (int64_t)offset + nbytes > line->size)
+    /* inside the bytes checked, which lie inside the registered size */
+    const int32_t *good = line->good[write != 0];
+    if (nbytes <= 0 || offset < good[0] || (int64_t)offset + nbytes > good[1])
         return NULL;
     return line->remote;
 }

@@ -18,6 +18,7 @@ package ctests
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -273,6 +274,68 @@ ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
 	{name: "mix_begin_during_ebsp", exit: 1, stderr: `
 ebsp: ERROR: bsp_begin: the EBSP host has 2 cores loaded (bsp_begin of host_bsp.h, kernel "noop"); a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run: call its bsp_end first`},
 	{name: "mix_bsplib_in_ebsp_kernel", exit: 0, stdout: "$01: BSP ERROR: bsp_sync: a BSPlib call (bsp.h) in an EBSP kernel; a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run (superstep 0)\nebsp: run stopped: BSP ERROR on core 01 in superstep 0\nhost: ebsp_spmd returned 0\n"},
+}
+
+// wildCases are the misuse cases of a registration at an address where no
+// memory is (wild_OP, 0x7f0000001000) or a number below 4096 (low_OP,
+// 0x10): core 1 makes request OP of 16 bytes at offset 8 of core 2's
+// copy, at the default and the strict level. A put or a get is reported by
+// core 2, which carries it out in the sync; the hp calls and
+// bsp_direct_get by core 1, at the call.
+func wildCases() []misuseCase {
+	var cases []misuseCase
+	for _, v := range []struct{ name, at string }{{"wild", "0x7f0000001008"}, {"low", "0x18"}} {
+		for _, op := range []struct {
+			name, call string
+			write      bool
+			atCall     bool
+		}{{"put", "bsp_put", true, false}, {"get", "bsp_get", false, false}, {"hpput", "bsp_hpput", true, true},
+			{"hpget", "bsp_hpget", false, true}, {"direct_get", "bsp_direct_get", false, true}} {
+			what := "cannot read 16 bytes of core 02's copy of the registered variable at " + v.at + ": no readable memory there"
+			if op.write {
+				what = "cannot write 16 bytes to core 02's copy of the registered variable at " + v.at + ": no writable memory there"
+			}
+			core, request := "02", " (a request of core 01)"
+			if op.atCall {
+				core, request = "01", ""
+			}
+			stderr := fmt.Sprintf("\n$%s: BSP ERROR: %s: %s%s (superstep 1)\nebsp: run stopped: BSP ERROR on core %s in superstep 1",
+				core, op.call, what, request, core)
+			name := v.name + "_" + op.name
+			cases = append(cases, misuseCase{name: name, exit: 1, stderr: stderr},
+				misuseCase{name: name + "_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
+		}
+	}
+	return cases
+}
+
+func init() { misuseCases = append(misuseCases, wildCases()...) }
+
+// The wild registrations with statistics, and in the test world that
+// copies each block (EBSP_WORLD=copy): the engine's own paths, where a
+// fault was a Go runtime dump. The line is the same (statistics add their
+// table on stderr).
+func TestBSPlibWildRegistrationPaths(t *testing.T) {
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "misuse"), nil, true)
+	for _, c := range wildCases() {
+		for _, setting := range []string{"EBSP_STATS=1", "EBSP_WORLD=copy"} {
+			t.Run(c.name+"/"+setting, func(t *testing.T) {
+				t.Parallel()
+				for _, sched := range schedulers() {
+					env := append([]string{"EBSP_SCHED=" + sched, setting}, c.env...)
+					stdout, stderr, code := runProgram(t, bin, []string{c.name}, env)
+					missing := false
+					for _, line := range strings.Split(strings.TrimSpace(c.stderr), "\n") {
+						missing = missing || !strings.Contains(stderr, line+"\n")
+					}
+					if code != c.exit || missing || strings.Contains(stderr, "goroutine") {
+						t.Errorf("%s: exit status %d, want %d; stderr want:%s\n--- stdout\n%s--- stderr\n%s", sched, code, c.exit, c.stderr, stdout, stderr)
+					}
+				}
+			})
+		}
+	}
 }
 
 func TestBSPlibMisuse(t *testing.T) {

@@ -26,16 +26,56 @@ void call_bsplib_sync(void)
 
 static int x, y;
 
+/* The cases wild_OP and low_OP (OP: put, get, hpput, hpget, direct_get;
+ * any suffix, e.g. _strict): every core registers an address where no
+ * memory is (wild) or a number below 4096 (low), and core 1 then makes
+ * request OP of 16 bytes at offset 8 of core 2's copy. */
+static void *wild_variable(void)
+{
+    if (strncmp(which, "wild_", 5) == 0)
+        return (void *)(uintptr_t)0x7f0000001000ull;
+    if (strncmp(which, "low_", 4) == 0)
+        return (void *)(uintptr_t)0x10;
+    return NULL;
+}
+
+static int wild_op(const char *op)
+{
+    const char *rest = strchr(which, '_');
+    size_t n = strlen(op);
+    return wild_variable() && strncmp(rest + 1, op, n) == 0 && (rest[1 + n] == '\0' || rest[1 + n] == '_');
+}
+
+static void wild_request(void)
+{
+    void *v = wild_variable();
+    char buf[16] = {0};
+    if (wild_op("put"))
+        bsp_put(2, buf, v, 8, sizeof buf);
+    if (wild_op("get"))
+        bsp_get(2, v, 8, buf, sizeof buf);
+    if (wild_op("hpput"))
+        bsp_hpput(2, buf, v, 8, sizeof buf);
+    if (wild_op("hpget"))
+        bsp_hpget(2, v, 8, buf, sizeof buf);
+    if (wild_op("direct_get"))
+        bsp_direct_get(2, v, 8, buf, sizeof buf);
+}
+
 static void spmd(void)
 {
     bsp_begin(4);
     bsp_pid_t s = bsp_pid();
     bsp_push_reg(&x, sizeof x);
+    if (wild_variable())
+        bsp_push_reg(wild_variable(), 100);
     if (is("put_same_superstep") && s == 1)
         bsp_put(2, &y, &y, 0, sizeof y); /* y is not registered yet */
     bsp_sync();
 
     /* superstep 1 */
+    if (wild_variable() && s == 1)
+        wild_request();
     if (is("put_out_of_range") && s == 2)
         bsp_put(3, &y, &x, 2, sizeof y);
     if (is("get_bad_pid") && s == 3)
