@@ -343,7 +343,9 @@ void bsp_get_tag(int *status, void *tag)
     struct ebsp_msg *m = self ? next_message(self) : NULL;
     if (m && tag) {
         intptr_t room = self->queue.whole_tag ? m->tag_len : self->tagsize;
-        copy_small(tag, m->tag, (size_t)(m->tag_len < room ? m->tag_len : room));
+        size_t n = (size_t)(m->tag_len < room ? m->tag_len : room);
+        if (n > 0 && user_writable(self, "bsp_get_tag", "the tag buffer", tag, n))
+            copy_small(tag, m->tag, n);
     }
     if (status)
         *status = m ? (int)m->size : -1;
@@ -355,9 +357,7 @@ void bsp_move(void *payload, int buffer_size)
     struct ebsp_core *self = ebsp_self;
     payload = core_pointer(self, payload);
     struct ebsp_msg *m = self ? next_message(self) : NULL;
-    if (m)
-        move_message(self, m, payload, buffer_size);
-    else
+    if (!m || !move_message(self, m, payload, buffer_size))
         sched_leave_if_stopped();
 }
 

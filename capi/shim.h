@@ -157,17 +157,29 @@ static inline struct ebsp_msg *next_message(struct ebsp_core *self)
     return q->head < q->n ? &q->msgs[q->head] : NULL;
 }
 
+/* Whether the core can write the n bytes at p, a buffer of the program's
+ * that the shim writes at the call (bsp_move, bsp_get_tag, a logged get's
+ * destination): the pages found writable in this superstep are remembered
+ * (good_lo, good_hi), so that a loop of calls looks at each page once; if
+ * not, it is reported as argument `what` of call (the run stops). */
+static inline int user_writable(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n);
+
 /* bsp_move of m, the next message (both faces): takes it off the queue
  * and copies at most buffer_size bytes of its payload. A read of a
  * message the core holds needs no stop check: the queue is the core's
- * own, and a loop of reads ends when it is empty, where the calls check. */
-static inline void move_message(struct ebsp_core *self, const struct ebsp_msg *m, void *payload, int buffer_size)
+ * own, and a loop of reads ends when it is empty, where the calls check.
+ * 0 when the payload buffer cannot be written (reported: the run stops). */
+static inline int move_message(struct ebsp_core *self, const struct ebsp_msg *m, void *payload, int buffer_size)
 {
     self->queue.head++;
     self->queue.bytes -= m->size;
     intptr_t n = m->size < buffer_size ? m->size : buffer_size;
-    if (n > 0 && payload)
+    if (n > 0 && payload) {
+        if (!user_writable(self, "bsp_move", "the payload buffer", payload, (size_t)n))
+            return 0;
         copy_small(payload, m->payload, (size_t)n);
+    }
+    return 1;
 }
 
 /* ---- waiting for another core's registration ---- */
@@ -230,6 +242,18 @@ static inline unsigned hp_line_of(const struct ebsp_core *self, const void *vari
 static inline int32_t superstep_stamp(struct ebsp_core *self)
 {
     return atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
+}
+
+/* user_writable when the pages are not known writable (reqlog.c): 1 when
+ * they are (now remembered), else 0 after the report. */
+int user_writable_look(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n);
+
+static inline int user_writable(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n)
+{
+    uintptr_t lo = (uintptr_t)p, hi = lo + n;
+    if (hi >= lo && self->good_stamp == superstep_stamp(self) && lo >= self->good_lo && hi <= self->good_hi)
+        return 1;
+    return user_writable_look(self, call, what, p, n);
 }
 
 /* hp_remote's answer when the cache has it for superstep stamp - 1, else

@@ -309,7 +309,23 @@ func wildCases() []misuseCase {
 	return cases
 }
 
-func init() { misuseCases = append(misuseCases, wildCases()...) }
+// wildMessageCases: core 2 reads a message's tag (bsp_get_tag) or its
+// payload (bsp_move) into memory that is not there, at both levels.
+func wildMessageCases() []misuseCase {
+	var cases []misuseCase
+	for _, c := range []struct{ name, line string }{
+		{"wildmsg_tag", "bsp_get_tag: cannot write 4 bytes to the tag buffer at 0x7f0000001000: no writable memory there"},
+		{"wildmsg_move", "bsp_move: cannot write 8 bytes to the payload buffer at 0x7f0000001000: no writable memory there"},
+		{"wildmsg_move_low", "bsp_move: cannot write 8 bytes to the payload buffer at 0x10: no writable memory there"},
+	} {
+		stderr := "\n$02: BSP ERROR: " + c.line + " (superstep 3)\nebsp: run stopped: BSP ERROR on core 02 in superstep 3"
+		cases = append(cases, misuseCase{name: c.name, exit: 1, stderr: stderr},
+			misuseCase{name: c.name + "_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
+	}
+	return cases
+}
+
+func init() { misuseCases = append(append(misuseCases, wildCases()...), wildMessageCases()...) }
 
 // The wild registrations with statistics, and in the test world that
 // copies each block (EBSP_WORLD=copy): the engine's own paths, where a

@@ -4,7 +4,8 @@
  * inaccessible), and core 0 then makes a request of 16 bytes at offset 8
  * of core 1's copy: bsp_put, bsp_get, bsp_hpput, bsp_hpget, bsp_direct_get
  * (cases 1-2, 3-4, ...). The registrations themselves are no error: a
- * variable's name may be any number, only its bytes cannot be used. */
+ * variable's name may be any number, only its bytes cannot be used. In
+ * cases 11-12 core 0 moves a message of core 1 to that address. */
 #include <e_bsp.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -28,8 +29,10 @@ int main(void)
     bsp_move(&c, sizeof c);
     void *v = wild(c % 2);
     bsp_push_reg(v, 100);
-    bsp_sync();
     char buf[16] = {0};
+    if (c >= 11 && bsp_pid() == 1)
+        bsp_send(0, NULL, buf, sizeof buf);
+    bsp_sync();
     if (bsp_pid() == 0) {
         switch ((c - 1) / 2) {
         case 0: bsp_put(1, buf, v, 8, sizeof buf); break;
@@ -37,6 +40,7 @@ int main(void)
         case 2: bsp_hpput(1, buf, v, 8, sizeof buf); break;
         case 3: bsp_hpget(1, v, 8, buf, sizeof buf); break;
         case 4: bsp_direct_get(1, v, 8, buf, sizeof buf); break;
+        case 5: bsp_move(v, sizeof buf); break;
         }
     }
     bsp_sync();

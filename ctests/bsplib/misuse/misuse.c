@@ -46,6 +46,13 @@ static int wild_op(const char *op)
     return wild_variable() && strncmp(rest + 1, op, n) == 0 && (rest[1 + n] == '\0' || rest[1 + n] == '_');
 }
 
+/* The cases wildmsg_tag and wildmsg_move (any suffix; _low: at 0x10):
+ * core 2 reads a message's tag or payload into memory that is not there. */
+static int wild_message(void)
+{
+    return strncmp(which, "wildmsg_", 8) == 0;
+}
+
 static void wild_request(void)
 {
     void *v = wild_variable();
@@ -137,7 +144,7 @@ static void spmd(void)
     bsp_nprocs_t count;
     if (is("get_tag_status_null") && s == 1)
         bsp_get_tag(NULL, buf);
-    if (is("get_tag_tag_null")) {
+    if (is("get_tag_tag_null") || wild_message()) {
         bsp_size_t t = 4;
         bsp_set_tagsize(&t); /* from the sync on */
     }
@@ -170,6 +177,17 @@ static void spmd(void)
         bsp_sync();
         if (s == 2)
             bsp_get_tag(&status, NULL);
+    }
+    if (wild_message()) { /* a message with a tag of 4 bytes and 8 of payload into memory that is not there */
+        int t = 7;
+        bsp_send((s + 1) % bsp_nprocs(), &t, buf, sizeof buf);
+        bsp_sync();
+        void *wild = strstr(which, "low") ? (void *)0x10 : (void *)(uintptr_t)0x7f0000001000ull;
+        if (s == 2 && strstr(which, "_tag"))
+            bsp_get_tag(&status, wild);
+        if (s == 2 && strstr(which, "_move"))
+            bsp_move(wild, sizeof buf);
+        bsp_sync();
     }
     bsp_pop_reg(&x);
     bsp_end();
