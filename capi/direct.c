@@ -137,6 +137,10 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
        direct gets' flag, which keeps large payloads from landing in place */
     if (!dst || !world_local(pid) || !allowed(self, &self->gets, DIRECT_GET))
         return DIRECT_ELSEWHERE;
+    /* the sync writes dst: one that cannot be written goes the engine's
+       way, which reports it at the call */
+    if (nbytes > 0 && !user_writable_look(self, NULL, NULL, dst, (size_t)nbytes))
+        return DIRECT_ELSEWHERE;
     char *remote = hp_remote(self, pid, src, offset, nbytes, 0);
     if (!remote)
         return DIRECT_ELSEWHERE;

@@ -248,10 +248,17 @@ static inline int32_t superstep_stamp(struct ebsp_core *self)
  * they are (now remembered), else 0 after the report. */
 int user_writable_look(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n);
 
-static inline int user_writable(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n)
+/* Whether the n bytes at p lie in the pages found writable in the
+ * superstep of stamp; no look at memory. */
+static inline int user_known_writable(const struct ebsp_core *self, const void *p, size_t n, int32_t stamp)
 {
     uintptr_t lo = (uintptr_t)p, hi = lo + n;
-    if (hi >= lo && self->good_stamp == superstep_stamp(self) && lo >= self->good_lo && hi <= self->good_hi)
+    return hi >= lo && self->good_stamp == stamp && lo >= self->good_lo && hi <= self->good_hi;
+}
+
+static inline int user_writable(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n)
+{
+    if (user_known_writable(self, p, n, superstep_stamp(self)))
         return 1;
     return user_writable_look(self, call, what, p, n);
 }

@@ -305,6 +305,12 @@ func wildCases() []misuseCase {
 			cases = append(cases, misuseCase{name: name, exit: 1, stderr: stderr},
 				misuseCase{name: name + "_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
 		}
+		// a get's destination there, which the sync writes: checked at the call
+		at := strings.TrimSuffix(v.at, "8") + "0"
+		stderr := "\n$01: BSP ERROR: bsp_get: cannot write 4 bytes to the destination at " + at +
+			": no writable memory there (superstep 1)\nebsp: run stopped: BSP ERROR on core 01 in superstep 1"
+		cases = append(cases, misuseCase{name: v.name + "_getdst", exit: 1, stderr: stderr},
+			misuseCase{name: v.name + "_getdst_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
 	}
 	return cases
 }

@@ -29,7 +29,8 @@ static int x, y;
 /* The cases wild_OP and low_OP (OP: put, get, hpput, hpget, direct_get;
  * any suffix, e.g. _strict): every core registers an address where no
  * memory is (wild) or a number below 4096 (low), and core 1 then makes
- * request OP of 16 bytes at offset 8 of core 2's copy. */
+ * request OP of 16 bytes at offset 8 of core 2's copy; or (getdst) gets x
+ * of core 2 into that address. */
 static void *wild_variable(void)
 {
     if (strncmp(which, "wild_", 5) == 0)
@@ -67,6 +68,10 @@ static void wild_request(void)
         bsp_hpget(2, v, 8, buf, sizeof buf);
     if (wild_op("direct_get"))
         bsp_direct_get(2, v, 8, buf, sizeof buf);
+    if (wild_op("getdst")) { /* a get into it, after one that makes later gets direct */
+        bsp_get(2, &x, 0, buf, sizeof x);
+        bsp_get(2, &x, 0, v, sizeof x);
+    }
 }
 
 static void spmd(void)
