@@ -144,10 +144,15 @@ static const void *library_base;
 /* A core's abort(): SIGABRT the core raised itself (abort, a failed
  * assert). The line names the core; the default action then ends the
  * process, with status 134 as abort gives. Any other SIGABRT (another
- * process's kill, a thread that is no core) goes on as before. */
+ * process's kill, a thread that is no core, the Go runtime's) goes on as
+ * before. */
 static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uctx)
 {
-    if (!self || info->si_code > 0 || info->si_pid != getpid()) {
+    /* raised inside the library: the Go runtime ending the process after
+       its own report (it raises SIGABRT itself, not through abort) */
+    const void *pc = pc_of(uctx);
+    int in_library = pc && object_base(pc) == library_base;
+    if (!self || in_library || info->si_code > 0 || info->si_pid != getpid()) {
         chain(sig, info, uctx);
         struct sigaction now;
         if (sigaction(sig, NULL, &now) == 0 && now.sa_handler == SIG_DFL)
