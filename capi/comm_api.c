@@ -144,12 +144,12 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 /* The inline fast path of bsp_hpput, bsp_hpget and bsp_direct_get: core
  * pid's copy of a registered variable when the registration cache has it,
  * else NULL (the calls then go the whole way, into the engine if need be). */
-static inline char *hp_fast(int pid, const void *variable, int offset, int nbytes)
+static inline char *hp_fast(int pid, const void *variable, int offset, int nbytes, int write)
 {
     struct ebsp_core *self = ebsp_self;
     if (!self || sched_stopped())
         return NULL;
-    return hp_cached(self, pid, variable, offset, nbytes, superstep_stamp(self));
+    return hp_cached(self, pid, variable, offset, nbytes, superstep_stamp(self), write);
 }
 
 __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void *dst, int offset, int nbytes)
@@ -158,7 +158,7 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
     dst = (void *)variable_for_go(dst);
     if (self && small_refused(self, "bsp_hpput", "the source", src, nbytes, 0))
         self = NULL;
-    char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes) : NULL;
+    char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes, 1) : NULL;
     if (remote) {
         memcpy(remote + offset, src, (size_t)nbytes);
         return;
@@ -180,7 +180,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
             hpput_slow(pid, src, dst, offset, nbytes);
         return;
     }
-    char *remote = src ? hp_fast(pid, dst, offset, nbytes) : NULL;
+    char *remote = src ? hp_fast(pid, dst, offset, nbytes, 1) : NULL;
     if (remote)
         memcpy(remote + offset, src, (size_t)nbytes); /* measured: faster than copy_small here (hpput8 g) */
     else
@@ -216,7 +216,7 @@ void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 /* bsp_hpget and bsp_direct_get: read core pid's copy at once. */
 static int read_now(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    char *remote = self && dst ? hp_remote(self, pid, src, offset, nbytes) : NULL;
+    char *remote = self && dst ? hp_remote(self, pid, src, offset, nbytes, 0) : NULL;
     if (remote)
         memcpy(dst, remote + offset, (size_t)nbytes);
     return remote != NULL;
@@ -239,7 +239,7 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     src = core_pointer(ebsp_self, src);
     dst = core_pointer(ebsp_self, dst);
-    char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
+    char *remote = dst ? hp_fast(pid, src, offset, nbytes, 0) : NULL;
     if (remote)
         memcpy(dst, remote + offset, (size_t)nbytes);
     else
@@ -263,7 +263,7 @@ void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     src = core_pointer(ebsp_self, src);
     dst = core_pointer(ebsp_self, dst);
-    char *remote = dst ? hp_fast(pid, src, offset, nbytes) : NULL;
+    char *remote = dst ? hp_fast(pid, src, offset, nbytes, 0) : NULL;
     if (remote)
         memcpy(dst, remote + offset, (size_t)nbytes);
     else
@@ -343,7 +343,9 @@ void bsp_get_tag(int *status, void *tag)
     struct ebsp_msg *m = self ? next_message(self) : NULL;
     if (m && tag) {
         intptr_t room = self->queue.whole_tag ? m->tag_len : self->tagsize;
-        copy_small(tag, m->tag, (size_t)(m->tag_len < room ? m->tag_len : room));
+        size_t n = (size_t)(m->tag_len < room ? m->tag_len : room);
+        if (n > 0 && user_writable(self, "bsp_get_tag", "the tag buffer", tag, n))
+            copy_small(tag, m->tag, n);
     }
     if (status)
         *status = m ? (int)m->size : -1;
@@ -355,9 +357,7 @@ void bsp_move(void *payload, int buffer_size)
     struct ebsp_core *self = ebsp_self;
     payload = core_pointer(self, payload);
     struct ebsp_msg *m = self ? next_message(self) : NULL;
-    if (m)
-        move_message(self, m, payload, buffer_size);
-    else
+    if (!m || !move_message(self, m, payload, buffer_size))
         sched_leave_if_stopped();
 }
 

@@ -90,7 +90,7 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
 {
     if (!src || !allowed(self, &self->puts, DIRECT_PUT))
         return DIRECT_ELSEWHERE;
-    char *remote = hp_remote(self, pid, dst, offset, nbytes);
+    char *remote = hp_remote(self, pid, dst, offset, nbytes, 1);
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
@@ -137,7 +137,11 @@ int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
        direct gets' flag, which keeps large payloads from landing in place */
     if (!dst || !world_local(pid) || !allowed(self, &self->gets, DIRECT_GET))
         return DIRECT_ELSEWHERE;
-    char *remote = hp_remote(self, pid, src, offset, nbytes);
+    /* the sync writes dst: one that cannot be written goes the engine's
+       way, which reports it at the call */
+    if (nbytes > 0 && !user_writable_look(self, NULL, NULL, dst, (size_t)nbytes))
+        return DIRECT_ELSEWHERE;
+    char *remote = hp_remote(self, pid, src, offset, nbytes, 0);
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;

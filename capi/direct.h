@@ -118,7 +118,7 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     int32_t stamp = superstep_stamp(self);
     if (!src || self->puts.stamp != stamp)
         return 0;
-    char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp);
+    char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp, 1);
     struct put_entry *e = remote ? direct_fast_entry(&self->puts, &self->puts.log, put_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;
@@ -203,9 +203,9 @@ static inline int put_fast(struct ebsp_core *self, int pid, const void *src, voi
 static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
-    if (!dst || self->gets.stamp != stamp)
-        return 0;
-    char *remote = hp_cached(self, pid, src, offset, nbytes, stamp);
+    if (!dst || self->gets.stamp != stamp || !user_known_writable(self, dst, (size_t)nbytes, stamp))
+        return 0; /* the sync writes dst: direct_get looks at it first */
+    char *remote = hp_cached(self, pid, src, offset, nbytes, stamp, 0);
     struct get_entry *e = remote ? direct_fast_entry(&self->gets, &self->gets.log, get_entry_size((size_t)nbytes)) : NULL;
     if (!e)
         return 0;

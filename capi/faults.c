@@ -21,7 +21,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 enum { N_FAULT_SIGNALS = sizeof fault_signals / sizeof fault_signals[0] };
 static struct sigaction previous[N_FAULT_SIGNALS];
 static __thread void *alt_stack;
@@ -141,11 +141,45 @@ static int host_crash_line(char *line, size_t size, int sig, const siginfo_t *in
 /* The library's load address, for telling its own faults (faults_install). */
 static const void *library_base;
 
+/* A core's abort(): SIGABRT the core raised itself (abort, a failed
+ * assert). The line names the core; the default action then ends the
+ * process, with status 134 as abort gives. Any other SIGABRT (another
+ * process's kill, a thread that is no core, the Go runtime's) goes on as
+ * before. */
+static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uctx)
+{
+    /* raised inside the library: the Go runtime ending the process after
+       its own report (it raises SIGABRT itself, not through abort) */
+    const void *pc = pc_of(uctx);
+    int in_library = pc && object_base(pc) == library_base;
+    if (!self || in_library || info->si_code > 0 || info->si_pid != getpid()) {
+        chain(sig, info, uctx);
+        struct sigaction now;
+        if (sigaction(sig, NULL, &now) == 0 && now.sa_handler == SIG_DFL)
+            raise(sig); /* blocked in here: the default action once the handler returns */
+        return;
+    }
+    char line[200];
+    int n = snprintf(line, sizeof line,
+                     "ebsp: core %02d called abort() in superstep %d (SIGABRT), which ends the host program "
+                     "(cores are threads of it; bsp_abort stops a run)\n",
+                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+    flush_stdout();
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+        _exit(128 + sig);
+    signal(sig, SIG_DFL);
+    raise(sig); /* blocked in here: the default action once the handler returns */
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
         siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
+    if (sig == SIGABRT) {
+        on_abort(self, sig, info, uctx);
+        return;
+    }
     const void *pc = pc_of(uctx);
     const void *own = library_base; /* set before on_fault is installed */
     int in_library = pc && object_base(pc) == own;
@@ -153,10 +187,14 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         return; /* a fixed local address: the access went to the core's local memory */
     char line[320];
     int n;
+    /* an instruction fetch: the core called or jumped to an address that
+       holds no code (a bad function pointer) */
+    int fetch = pc && pc == info->si_addr && (sig == SIGSEGV || sig == SIGBUS);
     if (self)
-        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s\n",
+        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s\n",
                      self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
-                     info->si_addr, in_library ? " (inside libebsp)" : "");
+                     info->si_addr, in_library ? " (inside libebsp)" : "",
+                     fetch ? ": it called or jumped to that address, where there is no code" : "");
     else
         n = host_crash_line(line, sizeof line, sig, info);
     if (n > 0) {
@@ -372,4 +410,27 @@ int user_string_good(const char *s, size_t max)
     atomic_signal_fence(memory_order_seq_cst);
     probe_jmp = NULL;
     return n < max;
+}
+
+int user_code_good(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a < LOWEST_ADDRESS)
+        return 0;
+    FILE *maps = fopen("/proc/self/maps", "re");
+    if (!maps)
+        return 1; /* cannot tell: the run reports a jump to no code */
+    char line[512];
+    int good = 0;
+    while (!good && fgets(line, sizeof line, maps)) {
+        unsigned long lo, hi;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && a >= lo && a < hi)
+            good = perms[2] == 'x';
+        size_t len = strlen(line);
+        while (len && line[len - 1] != '\n' && fgets(line, sizeof line, maps)) /* a long path: the rest of its line */
+            len = strlen(line);
+    }
+    fclose(maps);
+    return good;
 }

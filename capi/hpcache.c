@@ -42,7 +42,33 @@ static int make_lines(struct ebsp_core *self)
     return self->hp_cache != NULL;
 }
 
-char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes)
+/* Whether the nbytes at offset of line's copy can be read (write:
+ * written): a look at memory (user_memory_good) unless they lie in the
+ * bytes found so before. The pages looked at count as found, and join the
+ * bytes found before when the two touch; else they replace them (a loop of
+ * puts into one variable looks at each page once). */
+static int checked(struct hp_line *line, int offset, int nbytes, int write)
+{
+    int32_t *good = line->good[write != 0];
+    if (offset >= good[0] && (int64_t)offset + nbytes <= good[1])
+        return 1;
+    char *p = line->remote + offset;
+    if (user_memory_good(p, (size_t)nbytes, write) < (size_t)nbytes)
+        return 0;
+    uintptr_t base = (uintptr_t)line->remote, page = 4096;
+    uintptr_t first = ((uintptr_t)p & ~(page - 1)), end = (((uintptr_t)p + (size_t)nbytes - 1) | (page - 1)) + 1;
+    int64_t lo = first < base ? 0 : (int64_t)(first - base);
+    int64_t hi = end < (uintptr_t)p || end - base > (uintptr_t)line->size ? line->size : (int64_t)(end - base);
+    if (lo <= good[1] && hi >= good[0] && good[1] > good[0]) {
+        lo = lo < good[0] ? lo : good[0];
+        hi = hi > good[1] ? hi : good[1];
+    }
+    good[0] = (int32_t)lo;
+    good[1] = (int32_t)hi;
+    return 1;
+}
+
+char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int write)
 {
     if (nbytes <= 0 || offset < 0 || !world_local(target))
         return NULL;
@@ -59,7 +85,7 @@ char *hp_remote(struct ebsp_core *self, int target, const void *variable, int of
             return NULL;
         *line = (struct hp_line){.variable = variable, .remote = remote, .target = target, .size = size, .stamp = stamp};
     }
-    if ((int64_t)offset + nbytes > line->size)
-        return NULL;
+    if ((int64_t)offset + nbytes > line->size || !checked(line, offset, nbytes, write))
+        return NULL; /* the engine's path: it reports memory that is not there */
     return line->remote;
 }

@@ -220,6 +220,8 @@ int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
         fault >= self->local_size)
         return 0; /* si_code <= 0: sent by a process, not a fault */
     const unsigned char *pc = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+    if (fault - (uintptr_t)pc < 16)
+        return 0; /* fetching the instruction faulted: a jump to a local address, where no code is */
     struct x86_insn in;
     if (x86_decode(pc, 15, &in) != 0)
         return 0;

@@ -122,17 +122,22 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
 /* Whether the nbytes at dst can be written. The pages found so in this
  * superstep are remembered as one range, which gets into consecutive
  * bytes extend: a loop of word gets looks at each page once, not at each
- * word (a tenth of such a get to another rank). */
-static int writable(struct ebsp_core *self, void *dst, int nbytes)
+ * word (a tenth of such a get to another rank). With a call, memory that
+ * cannot be written is reported (user_writable, shim.h). */
+int user_writable_look(struct ebsp_core *self, const char *call, const char *what, void *dst, size_t nbytes)
 {
-    uintptr_t lo = (uintptr_t)dst, hi = lo + (size_t)nbytes, page = 4096;
+    uintptr_t lo = (uintptr_t)dst, hi = lo + nbytes, page = 4096;
     int32_t stamp = superstep_stamp(self);
-    if (hi < lo) /* wraps: no memory of the program's */
-        return user_memory_good(dst, (size_t)nbytes, 1) == (size_t)nbytes;
-    if (self->good_stamp == stamp && lo >= self->good_lo && hi <= self->good_hi)
-        return 1;
-    if (user_memory_good(dst, (size_t)nbytes, 1) < (size_t)nbytes)
+    size_t good = hi < lo || self->good_stamp != stamp || lo < self->good_lo || hi > self->good_hi
+                      ? user_memory_good(dst, nbytes, 1)
+                      : nbytes;
+    if (good < nbytes) {
+        if (call)
+            goBadUserMemory(self->pid, (char *)call, (char *)what, (uintptr_t)dst, nbytes, good, 1);
         return 0;
+    }
+    if (hi < lo) /* wraps: no memory of the program's (not reached: the check fails) */
+        return 1;
     uintptr_t first = lo & ~(page - 1), end = (hi + page - 1) & ~(page - 1);
     if (self->good_stamp == stamp && first <= self->good_hi && end >= self->good_lo) {
         first = first < self->good_lo ? first : self->good_lo;
@@ -148,7 +153,7 @@ int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, voi
 {
     /* the engine writes dst at the sync, in Go: one that cannot be written
        goes to it now instead, to be reported by the call */
-    if (nbytes > 0 && !writable(self, dst, nbytes))
+    if (nbytes > 0 && !user_writable_look(self, NULL, NULL, dst, (size_t)nbytes))
         return 0;
     struct reqlog_entry *e = append(self, REQ_GET, 0);
     if (!e)

@@ -95,6 +95,10 @@ struct hp_line {
     int32_t target;
     int32_t size;
     int32_t stamp;
+    /* The bytes [lo, hi) of the copy found readable (good[0]) and
+     * writable (good[1]) in this superstep (hp_remote checks them with
+     * user_memory_good): only those are copied without a look. */
+    int32_t good[2][2];
 };
 
 /* One emulated core. C-allocated: Go never owns it. */
@@ -153,17 +157,29 @@ static inline struct ebsp_msg *next_message(struct ebsp_core *self)
     return q->head < q->n ? &q->msgs[q->head] : NULL;
 }
 
+/* Whether the core can write the n bytes at p, a buffer of the program's
+ * that the shim writes at the call (bsp_move, bsp_get_tag, a logged get's
+ * destination): the pages found writable in this superstep are remembered
+ * (good_lo, good_hi), so that a loop of calls looks at each page once; if
+ * not, it is reported as argument `what` of call (the run stops). */
+static inline int user_writable(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n);
+
 /* bsp_move of m, the next message (both faces): takes it off the queue
  * and copies at most buffer_size bytes of its payload. A read of a
  * message the core holds needs no stop check: the queue is the core's
- * own, and a loop of reads ends when it is empty, where the calls check. */
-static inline void move_message(struct ebsp_core *self, const struct ebsp_msg *m, void *payload, int buffer_size)
+ * own, and a loop of reads ends when it is empty, where the calls check.
+ * 0 when the payload buffer cannot be written (reported: the run stops). */
+static inline int move_message(struct ebsp_core *self, const struct ebsp_msg *m, void *payload, int buffer_size)
 {
     self->queue.head++;
     self->queue.bytes -= m->size;
     intptr_t n = m->size < buffer_size ? m->size : buffer_size;
-    if (n > 0 && payload)
+    if (n > 0 && payload) {
+        if (!user_writable(self, "bsp_move", "the payload buffer", payload, (size_t)n))
+            return 0;
         copy_small(payload, m->payload, (size_t)n);
+    }
+    return 1;
 }
 
 /* ---- waiting for another core's registration ---- */
@@ -206,9 +222,10 @@ static inline int reg_wait_again(struct reg_wait *w, int answer)
 /* ---- unbuffered DRMA (hpcache.c) ---- */
 
 /* core target's copy of the registered variable, when the bytes
- * [offset, offset+nbytes) lie inside what target registered; NULL when the
- * engine must handle (and report) the request. */
-char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes);
+ * [offset, offset+nbytes) lie inside what target registered and can be
+ * read (write: written); NULL when the engine must handle (and report) the
+ * request. */
+char *hp_remote(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int write);
 void hp_forget(struct ebsp_core *self);
 /* Run end: returns the caches' memory. */
 void hp_free_all(struct ebsp_core *cores, int n);
@@ -227,16 +244,38 @@ static inline int32_t superstep_stamp(struct ebsp_core *self)
     return atomic_load_explicit((_Atomic int32_t *)&self->superstep, memory_order_relaxed) + 1;
 }
 
+/* user_writable when the pages are not known writable (reqlog.c): 1 when
+ * they are (now remembered), else 0 after the report. */
+int user_writable_look(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n);
+
+/* Whether the n bytes at p lie in the pages found writable in the
+ * superstep of stamp; no look at memory. */
+static inline int user_known_writable(const struct ebsp_core *self, const void *p, size_t n, int32_t stamp)
+{
+    uintptr_t lo = (uintptr_t)p, hi = lo + n;
+    return hi >= lo && self->good_stamp == stamp && lo >= self->good_lo && hi <= self->good_hi;
+}
+
+static inline int user_writable(struct ebsp_core *self, const char *call, const char *what, void *p, size_t n)
+{
+    if (user_known_writable(self, p, n, superstep_stamp(self)))
+        return 1;
+    return user_writable_look(self, call, what, p, n);
+}
+
 /* hp_remote's answer when the cache has it for superstep stamp - 1, else
  * NULL; never calls into the engine (the inline fast path of bsp_put). */
-static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp)
+static inline char *hp_cached(struct ebsp_core *self, int target, const void *variable, int offset, int nbytes, int32_t stamp,
+                              int write)
 {
     if (!self->hp_cache)
         return NULL;
     const struct hp_line *line = &self->hp_cache[hp_line_of(self, variable, target)];
     if (line->stamp != stamp || line->variable != variable || line->target != target)
         return NULL;
-    if (nbytes <= 0 || offset < 0 || (int64_t)offset + nbytes > line->size)
+    /* inside the bytes checked, which lie inside the registered size */
+    const int32_t *good = line->good[write != 0];
+    if (nbytes <= 0 || offset < good[0] || (int64_t)offset + nbytes > good[1])
         return NULL;
     return line->remote;
 }
@@ -279,6 +318,10 @@ size_t user_memory_good(const void *p, size_t n, int write);
 /* Whether s, a string a program handed over, can be read up to its NUL,
  * which comes before max bytes (checked the same way). */
 int user_string_good(const char *s, size_t max);
+/* Whether p lies in executable memory (/proc/self/maps): a function
+ * pointer a program hands over (ebsp_register_kernel); 1 when the maps
+ * cannot be read. */
+int user_code_good(const void *p);
 /* Whether p, with n bytes to copy, is such a small number (NULL too). It
  * must not reach Go as a pointer: the Go runtime aborts when it finds one
  * below 4096 in a pointer variable while it moves a goroutine's stack, so

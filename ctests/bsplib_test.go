@@ -18,6 +18,7 @@ package ctests
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -257,6 +258,14 @@ ebsp:   cores 01-03 waiting in bsp_sync (superstep 1)
 ebsp: run stopped: watchdog timeout`},
 	{name: "crash", exit: 139, signal: true, stderr: `
 ebsp: core 03 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x8`},
+	{name: "abort_libc", exit: 134, signal: true, stderr: `
+ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "abort_libc_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 134, signal: true, stderr: `
+ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "call_no_code", exit: 139, signal: true, stderr: `
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x5000: it called or jumped to that address, where there is no code`},
+	{name: "call_no_code_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 139, signal: true, stderr: `
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x5000: it called or jumped to that address, where there is no code`},
 	{name: "mix_ebsp_init", exit: 0, stdout: "$00: EBSP bsp_init returned 0\nmain: section done\n", stderr: `
 ebsp: ERROR: bsp_init: a BSPlib SPMD section (bsp.h) is running; a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run`},
 	{name: "mix_ebsp_begin", exit: 1, stderr: `
@@ -265,6 +274,90 @@ ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
 	{name: "mix_begin_during_ebsp", exit: 1, stderr: `
 ebsp: ERROR: bsp_begin: the EBSP host has 2 cores loaded (bsp_begin of host_bsp.h, kernel "noop"); a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run: call its bsp_end first`},
 	{name: "mix_bsplib_in_ebsp_kernel", exit: 0, stdout: "$01: BSP ERROR: bsp_sync: a BSPlib call (bsp.h) in an EBSP kernel; a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run (superstep 0)\nebsp: run stopped: BSP ERROR on core 01 in superstep 0\nhost: ebsp_spmd returned 0\n"},
+}
+
+// wildCases are the misuse cases of a registration at an address where no
+// memory is (wild_OP, 0x7f0000001000) or a number below 4096 (low_OP,
+// 0x10): core 1 makes request OP of 16 bytes at offset 8 of core 2's
+// copy, at the default and the strict level. A put or a get is reported by
+// core 2, which carries it out in the sync; the hp calls and
+// bsp_direct_get by core 1, at the call.
+func wildCases() []misuseCase {
+	var cases []misuseCase
+	for _, v := range []struct{ name, at string }{{"wild", "0x7f0000001008"}, {"low", "0x18"}} {
+		for _, op := range []struct {
+			name, call string
+			write      bool
+			atCall     bool
+		}{{"put", "bsp_put", true, false}, {"get", "bsp_get", false, false}, {"hpput", "bsp_hpput", true, true},
+			{"hpget", "bsp_hpget", false, true}, {"direct_get", "bsp_direct_get", false, true}} {
+			what := "cannot read 16 bytes of core 02's copy of the registered variable at " + v.at + ": no readable memory there"
+			if op.write {
+				what = "cannot write 16 bytes to core 02's copy of the registered variable at " + v.at + ": no writable memory there"
+			}
+			core, request := "02", " (a request of core 01)"
+			if op.atCall {
+				core, request = "01", ""
+			}
+			stderr := fmt.Sprintf("\n$%s: BSP ERROR: %s: %s%s (superstep 1)\nebsp: run stopped: BSP ERROR on core %s in superstep 1",
+				core, op.call, what, request, core)
+			name := v.name + "_" + op.name
+			cases = append(cases, misuseCase{name: name, exit: 1, stderr: stderr},
+				misuseCase{name: name + "_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
+		}
+		// a get's destination there, which the sync writes: checked at the call
+		at := strings.TrimSuffix(v.at, "8") + "0"
+		stderr := "\n$01: BSP ERROR: bsp_get: cannot write 4 bytes to the destination at " + at +
+			": no writable memory there (superstep 1)\nebsp: run stopped: BSP ERROR on core 01 in superstep 1"
+		cases = append(cases, misuseCase{name: v.name + "_getdst", exit: 1, stderr: stderr},
+			misuseCase{name: v.name + "_getdst_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
+	}
+	return cases
+}
+
+// wildMessageCases: core 2 reads a message's tag (bsp_get_tag) or its
+// payload (bsp_move) into memory that is not there, at both levels.
+func wildMessageCases() []misuseCase {
+	var cases []misuseCase
+	for _, c := range []struct{ name, line string }{
+		{"wildmsg_tag", "bsp_get_tag: cannot write 4 bytes to the tag buffer at 0x7f0000001000: no writable memory there"},
+		{"wildmsg_move", "bsp_move: cannot write 8 bytes to the payload buffer at 0x7f0000001000: no writable memory there"},
+		{"wildmsg_move_low", "bsp_move: cannot write 8 bytes to the payload buffer at 0x10: no writable memory there"},
+	} {
+		stderr := "\n$02: BSP ERROR: " + c.line + " (superstep 3)\nebsp: run stopped: BSP ERROR on core 02 in superstep 3"
+		cases = append(cases, misuseCase{name: c.name, exit: 1, stderr: stderr},
+			misuseCase{name: c.name + "_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: stderr})
+	}
+	return cases
+}
+
+func init() { misuseCases = append(append(misuseCases, wildCases()...), wildMessageCases()...) }
+
+// The wild registrations with statistics, and in the test world that
+// copies each block (EBSP_WORLD=copy): the engine's own paths, where a
+// fault was a Go runtime dump. The line is the same (statistics add their
+// table on stderr).
+func TestBSPlibWildRegistrationPaths(t *testing.T) {
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "misuse"), nil, true)
+	for _, c := range wildCases() {
+		for _, setting := range []string{"EBSP_STATS=1", "EBSP_WORLD=copy"} {
+			t.Run(c.name+"/"+setting, func(t *testing.T) {
+				t.Parallel()
+				for _, sched := range schedulers() {
+					env := append([]string{"EBSP_SCHED=" + sched, setting}, c.env...)
+					stdout, stderr, code := runProgram(t, bin, []string{c.name}, env)
+					missing := false
+					for _, line := range strings.Split(strings.TrimSpace(c.stderr), "\n") {
+						missing = missing || !strings.Contains(stderr, line+"\n")
+					}
+					if code != c.exit || missing || strings.Contains(stderr, "goroutine") {
+						t.Errorf("%s: exit status %d, want %d; stderr want:%s\n--- stdout\n%s--- stderr\n%s", sched, code, c.exit, c.stderr, stdout, stderr)
+					}
+				}
+			})
+		}
+	}
 }
 
 func TestBSPlibMisuse(t *testing.T) {

@@ -482,3 +482,34 @@ func TestMPIStress(t *testing.T) {
 	}
 	t.Log("\n" + strings.Join(rows, "\n"))
 }
+
+// A registration at an address where no memory is (issue 33), with core 1
+// (rank 0) making a request of core 2 (rank 1): the receiving rank finds
+// it in the sync and names the call and the requesting core once; the job
+// ends with a non-zero exit, no Go runtime dump, no hang. A bsp_hpput to
+// another rank completes at the sync as a put, and is named bsp_put there.
+func TestMPIWildRegistration(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "misuse"), nil, true)
+	want := map[string]string{
+		"wild_put":   "$02: BSP ERROR: bsp_put: cannot write 16 bytes to core 02's copy of the registered variable at 0x7f0000001008: no writable memory there (a request of core 01) (superstep 1)",
+		"low_put":    "$02: BSP ERROR: bsp_put: cannot write 16 bytes to core 02's copy of the registered variable at 0x18: no writable memory there (a request of core 01) (superstep 1)",
+		"wild_get":   "$02: BSP ERROR: bsp_get: cannot read 16 bytes of core 02's copy of the registered variable at 0x7f0000001008: no readable memory there (a request of core 01) (superstep 1)",
+		"low_hpput":  "$02: BSP ERROR: bsp_put: cannot write 16 bytes to core 02's copy of the registered variable at 0x18: no writable memory there (a request of core 01) (superstep 1)",
+		"wild_hpget": "$02: BSP ERROR: bsp_get: cannot read 16 bytes of core 02's copy of the registered variable at 0x7f0000001008: no readable memory there (a request of core 01) (superstep 1)",
+	}
+	for name, line := range want {
+		for _, level := range []string{"board", "strict"} {
+			l := mpiLayout{name: "2x2", ranks: 2, cores: 2}
+			t.Run(name+"/"+level, func(t *testing.T) {
+				args := mpirunArgs(l, []string{"EBSP_CHECKS=" + level}, bin, name)
+				stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", args, nil)
+				if code == 0 || strings.Count(stdout+stderr, line) != 1 || strings.Contains(stderr, "goroutine") ||
+					strings.Contains(stdout, "section done") {
+					t.Errorf("exit status %d (want non-zero), want once:\n%s\nstdout:\n%s\nstderr:\n%s", code, line, stdout, stderr)
+				}
+			})
+		}
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -71,6 +72,15 @@ type drmaState struct {
 	lent    []memRange   // sources of replies sent by reference (serveGet), until phase B
 	found   []foundSlot  // by pid: the last slot found there (bufferedTarget)
 	direct  directState  // direct.go
+	// by [write][slot]: the pages of this core's copy of the variable in
+	// that slot found readable (writable) in a superstep (variableGood)
+	goodPages [2][]goodPages
+}
+
+// goodPages are the pages [lo, hi) found good in superstep step-1.
+type goodPages struct {
+	step   int32
+	lo, hi uintptr
 }
 
 // foundSlot says that a core's slot-1 was found filled in superstep step-1.
@@ -247,10 +257,83 @@ func (c *Core) incomingSlot(call string, src, slot, offset, nbytes int) (registr
 	return c.checkIncoming(call, src, slot, offset, nbytes)
 }
 
+// badVariable describes bad memory in core owner's copy of a registered
+// variable, which starts at base, with the addresses the program named:
+// "cannot write 16 bytes to core 01's copy of the registered variable at
+// 0x10: no writable memory there".
+func (c *Core) badVariable(bad *emesh.BadMemory, owner int, base unsafe.Pointer) string {
+	shown := bad
+	if owner >= 0 && owner < len(c.m.cores) {
+		shift := uintptr(base) - c.m.cores[owner].shownVariable(base)
+		shown = &emesh.BadMemory{P: bad.P - shift, At: bad.At - shift, N: bad.N, Write: bad.Write}
+	}
+	return shown.Describe(fmt.Sprintf("core %02d's copy of the registered variable", owner))
+}
+
+// checkVariable checks the nbytes at offset of core owner's copy of a
+// registered variable (at base) before the engine reads (write: writes)
+// them at a call: a registration may name any address (a number, memory
+// since unmapped), and a fault inside Go code cannot be reported.
+func (c *Core) checkVariable(call string, owner int, base unsafe.Pointer, offset, nbytes int, write bool) *Error {
+	if bad := emesh.CheckUser(addAt(base, offset), nbytes, write); bad != nil {
+		return c.errorf(call, "%s", c.badVariable(bad, owner, base))
+	}
+	return nil
+}
+
+// variableGood tells whether the n bytes at offset of this core's copy of
+// the variable in slot, which starts at base, can be read (write: written), for a request of
+// core src that a sync carries out; if not, the request's call is
+// reported (c.comm.err). It returns the pages found good, which include
+// them: the pages a core's copies are found good in are remembered per
+// slot for the superstep, so that a loop of requests into one variable
+// looks at each page once.
+//
+//go:noinline
+func (c *Core) variableGood(call string, src, slot int, base unsafe.Pointer, offset, n int, write bool) (lo, hi uintptr, ok bool) {
+	at := addAt(base, offset)
+	w := 0
+	if write {
+		w = 1
+	}
+	step := int32(c.Superstep() + 1)
+	a, end := uintptr(at), uintptr(at)+uintptr(n)
+	var g *goodPages
+	if slot >= 0 {
+		pages := &c.comm.goodPages[w]
+		if slot >= len(*pages) {
+			*pages = append(*pages, make([]goodPages, slot+1-len(*pages))...)
+		}
+		g = &(*pages)[slot]
+		if g.step == step && a >= g.lo && end <= g.hi && end >= a {
+			return g.lo, g.hi, true
+		}
+	}
+	if bad := emesh.CheckUser(at, n, write); bad != nil {
+		c.comm.err = c.errorf(call, "%s (a request of core %02d)", c.badVariable(bad, c.pid, base), src)
+		return 0, 0, false
+	}
+	const page = 4096
+	lo, hi = a&^(page-1), ((end-1)|(page-1))+1
+	if hi < lo {
+		hi = lo // the top page: found again at each request
+	}
+	if g != nil {
+		if g.step == step && lo <= g.hi && hi >= g.lo {
+			lo, hi = min(lo, g.lo), max(hi, g.hi)
+		}
+		*g = goodPages{step: step, lo: lo, hi: hi}
+	}
+	return lo, hi, true
+}
+
 // applyPut writes a put into this core's copy of the variable.
 func (c *Core) applyPut(src int, r record) {
 	reg, ok := c.incomingSlot("bsp_put", src, int(r.a), int(r.b), len(r.data))
 	if !ok {
+		return
+	}
+	if _, _, ok := c.variableGood("bsp_put", src, int(r.a), reg.addr, int(r.b), len(r.data), true); !ok {
 		return
 	}
 	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
@@ -276,6 +359,11 @@ func (c *Core) applyPuts(src int, b *Block) {
 			c.checkIncoming("bsp_put", src, slot, offset, n) // reports it
 			return
 		}
+		if at := uintptr(addr) + uintptr(offset); at < slots.goodLo || at+uintptr(n) > slots.goodHi || at+uintptr(n) < at {
+			if !slots.good("bsp_put", src, slot, offset, n, true) {
+				return
+			}
+		}
 		switch n { // a word without a call to memmove
 		case 8:
 			*(*[8]byte)(addAt(addr, offset)) = [8]byte(data)
@@ -295,6 +383,9 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 	_, reg, err := c.target("bsp_hpput", pid, dst, offset, nbytes)
 	if err == nil {
 		err = c.checkBuffer("bsp_hpput", "the source", src, nbytes, false)
+	}
+	if err == nil {
+		err = c.checkVariable("bsp_hpput", pid, reg.addr, offset, nbytes, true)
 	}
 	if err != nil {
 		return err
@@ -405,6 +496,9 @@ func (c *Core) serveGet(src int, r record) {
 	nbytes := int(binary.LittleEndian.Uint32(r.data[0:]))
 	reg, ok := c.incomingSlot("bsp_get", src, int(r.a), int(r.b), nbytes)
 	if ok {
+		_, _, ok = c.variableGood("bsp_get", src, int(r.a), reg.addr, int(r.b), nbytes, false)
+	}
+	if ok {
 		c.reply(c.outBlock(laneReplies, src), src, binary.LittleEndian.Uint32(r.data[4:]), addAt(reg.addr, int(r.b)), nbytes)
 	}
 }
@@ -427,6 +521,11 @@ func (c *Core) serveGets(src int, b *Block) {
 			c.checkIncoming("bsp_get", src, slot, offset, nbytes) // reports it
 			return
 		}
+		if at := uintptr(addr) + uintptr(offset); at < slots.goodLo || at+uintptr(nbytes) > slots.goodHi || at+uintptr(nbytes) < at {
+			if !slots.good("bsp_get", src, slot, offset, nbytes, false) {
+				return
+			}
+		}
 		c.reply(out, src, num, addAt(addr, offset), nbytes)
 	}
 }
@@ -441,6 +540,17 @@ type slotCursor struct {
 	last    int            // the slot looked up
 	addr    unsafe.Pointer // where its variable starts
 	bound   int            // how far requests may reach: its checked size, -1 if none, or no limit
+	// pages of the slot's variable found good for this cursor's requests
+	// (reads or writes: one kind per block), see Core.variableGood
+	goodLo, goodHi uintptr
+}
+
+// good is Core.variableGood for a request in the cursor's slot, which
+// remembers the pages found good.
+func (s *slotCursor) good(call string, src, slot, offset, n int, write bool) bool {
+	lo, hi, ok := s.c.variableGood(call, src, slot, s.addr, offset, n, write)
+	s.goodLo, s.goodHi = lo, hi
+	return ok
 }
 
 func (c *Core) incomingSlots(src int) slotCursor {
@@ -460,6 +570,7 @@ func (s *slotCursor) find(slot, offset, n int) (unsafe.Pointer, bool) {
 func (s *slotCursor) load(slot int) { // rare: out of find, which inlines
 	reg, found := s.c.slot(slot)
 	s.last, s.addr = slot, reg.addr
+	s.goodLo, s.goodHi = 0, 0
 	switch {
 	case !s.checked:
 		s.bound = math.MaxInt
@@ -547,6 +658,9 @@ func (c *Core) readNow(call string, pid int, src unsafe.Pointer, offset int, dst
 	_, reg, err := c.target(call, pid, src, offset, nbytes)
 	if err == nil {
 		err = c.checkBuffer(call, "the destination", dst, nbytes, true)
+	}
+	if err == nil {
+		err = c.checkVariable(call, pid, reg.addr, offset, nbytes, false)
 	}
 	if err != nil {
 		return err

@@ -64,7 +64,9 @@ func TestHostCallsOutsideARun(t *testing.T) {
 	assert.Equal(t, int32(0), lib.EbspRegisterKernel("never-registered", 0))
 	// a number below 4096 is never a function: refused, with a line on stderr
 	assert.Equal(t, int32(0), lib.EbspRegisterKernel("briefly", 1))
-	assert.Equal(t, int32(1), lib.EbspRegisterKernel("briefly", 0x10000)) // never called
+	// nor is an address without code (issue 33: every core would jump there)
+	assert.Equal(t, int32(0), lib.EbspRegisterKernel("briefly", 0x10000))
+	assert.Equal(t, int32(1), lib.EbspRegisterKernel("briefly", callback("never called", func() int32 { return 0 })))
 	assert.Equal(t, int32(1), lib.EbspRegisterKernel("briefly", 0))
 	assert.Equal(t, int32(0), lib.EbspRegisterKernel("briefly", 0), "removed already")
 }

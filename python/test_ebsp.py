@@ -106,6 +106,20 @@ class KernelTests(unittest.TestCase):
                          ["$%02d: Hello World from processor %d / 16" % (i, i) for i in range(16)])
         self.assertEqual(lines[-1], "python host: ebsp_spmd returned 1")
 
+    def test_register_kernel_refuses_a_number(self):
+        # a number where the kernel's address belongs (issue 33): every
+        # core would jump to it and die without a word; refused, with a line
+        script = (
+            "import ctypes, sys\n"
+            "lib = ctypes.CDLL(sys.argv[1])\n"
+            "lib.ebsp_register_kernel.argtypes = [ctypes.c_char_p, ctypes.c_void_p]\n"
+            "print(lib.ebsp_register_kernel(b'k', 12345))\n")
+        out = subprocess.run([sys.executable, "-c", script, ebsp.default_path()],
+                             capture_output=True, text=True, timeout=60, check=True)
+        self.assertEqual(out.stdout, "0\n")
+        self.assertEqual(out.stderr, "ebsp: ERROR: ebsp_register_kernel: the kernel at 0x3039 is not a function: "
+                                     "there is no code at that address\n")
+
     def test_file_kernel_with_a_locally_loaded_library(self):
         # ctypes loads with RTLD_LOCAL by default; kernel files must still
         # find bsp_* (the library promotes itself to global scope).

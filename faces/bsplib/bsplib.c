@@ -824,7 +824,8 @@ static inline int bl_move_fast(void *payload, long long max_copy_size)
     struct ebsp_msg *m;
     if (!self || !self->in_section || max_copy_size < 0 || (!payload && max_copy_size > 0) || !(m = next_message(self)))
         return 0;
-    move_message(self, m, payload, max_copy_size > INT_MAX ? INT_MAX : (int)max_copy_size);
+    if (!move_message(self, m, payload, max_copy_size > INT_MAX ? INT_MAX : (int)max_copy_size))
+        sched_leave_if_stopped(); /* the buffer cannot be written: reported */
     return 1;
 }
 

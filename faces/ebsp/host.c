@@ -46,6 +46,14 @@ int ebsp_register_kernel(const char *name, int (*kernel)(void))
         out_stderr(line);
         return 0;
     }
+    if (kernel && !user_code_good((const void *)(uintptr_t)kernel)) {
+        char line[200]; /* data, or nothing: every core would crash jumping there */
+        snprintf(line, sizeof line,
+                 "ebsp: ERROR: ebsp_register_kernel: the kernel at %p is not a function: there is no code at that address\n",
+                 (void *)(uintptr_t)kernel);
+        out_stderr(line);
+        return 0;
+    }
     return goRegisterKernel((char *)name, (void *)(uintptr_t)kernel);
 }
 

@@ -26,16 +26,68 @@ void call_bsplib_sync(void)
 
 static int x, y;
 
+/* The cases wild_OP and low_OP (OP: put, get, hpput, hpget, direct_get;
+ * any suffix, e.g. _strict): every core registers an address where no
+ * memory is (wild) or a number below 4096 (low), and core 1 then makes
+ * request OP of 16 bytes at offset 8 of core 2's copy; or (getdst) gets x
+ * of core 2 into that address. */
+static void *wild_variable(void)
+{
+    if (strncmp(which, "wild_", 5) == 0)
+        return (void *)(uintptr_t)0x7f0000001000ull;
+    if (strncmp(which, "low_", 4) == 0)
+        return (void *)(uintptr_t)0x10;
+    return NULL;
+}
+
+static int wild_op(const char *op)
+{
+    const char *rest = strchr(which, '_');
+    size_t n = strlen(op);
+    return wild_variable() && strncmp(rest + 1, op, n) == 0 && (rest[1 + n] == '\0' || rest[1 + n] == '_');
+}
+
+/* The cases wildmsg_tag and wildmsg_move (any suffix; _low: at 0x10):
+ * core 2 reads a message's tag or payload into memory that is not there. */
+static int wild_message(void)
+{
+    return strncmp(which, "wildmsg_", 8) == 0;
+}
+
+static void wild_request(void)
+{
+    void *v = wild_variable();
+    char buf[16] = {0};
+    if (wild_op("put"))
+        bsp_put(2, buf, v, 8, sizeof buf);
+    if (wild_op("get"))
+        bsp_get(2, v, 8, buf, sizeof buf);
+    if (wild_op("hpput"))
+        bsp_hpput(2, buf, v, 8, sizeof buf);
+    if (wild_op("hpget"))
+        bsp_hpget(2, v, 8, buf, sizeof buf);
+    if (wild_op("direct_get"))
+        bsp_direct_get(2, v, 8, buf, sizeof buf);
+    if (wild_op("getdst")) { /* a get into it, after one that makes later gets direct */
+        bsp_get(2, &x, 0, buf, sizeof x);
+        bsp_get(2, &x, 0, v, sizeof x);
+    }
+}
+
 static void spmd(void)
 {
     bsp_begin(4);
     bsp_pid_t s = bsp_pid();
     bsp_push_reg(&x, sizeof x);
+    if (wild_variable())
+        bsp_push_reg(wild_variable(), 100);
     if (is("put_same_superstep") && s == 1)
         bsp_put(2, &y, &y, 0, sizeof y); /* y is not registered yet */
     bsp_sync();
 
     /* superstep 1 */
+    if (wild_variable() && s == 1)
+        wild_request();
     if (is("put_out_of_range") && s == 2)
         bsp_put(3, &y, &x, 2, sizeof y);
     if (is("get_bad_pid") && s == 3)
@@ -81,6 +133,10 @@ static void spmd(void)
             ;
     if (is("crash") && s == 3)
         *(volatile int *)(uintptr_t)8 = 1;
+    if ((is("abort_libc") || is("abort_libc_strict")) && s == 2)
+        abort();
+    if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
+        ((void (*)(void))(uintptr_t)0x5000)();
     if (is("mix_ebsp_init") && s == 0)
         printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
     if (is("mix_ebsp_begin") && s == 0)
@@ -93,7 +149,7 @@ static void spmd(void)
     bsp_nprocs_t count;
     if (is("get_tag_status_null") && s == 1)
         bsp_get_tag(NULL, buf);
-    if (is("get_tag_tag_null")) {
+    if (is("get_tag_tag_null") || wild_message()) {
         bsp_size_t t = 4;
         bsp_set_tagsize(&t); /* from the sync on */
     }
@@ -126,6 +182,17 @@ static void spmd(void)
         bsp_sync();
         if (s == 2)
             bsp_get_tag(&status, NULL);
+    }
+    if (wild_message()) { /* a message with a tag of 4 bytes and 8 of payload into memory that is not there */
+        int t = 7;
+        bsp_send((s + 1) % bsp_nprocs(), &t, buf, sizeof buf);
+        bsp_sync();
+        void *wild = strstr(which, "low") ? (void *)0x10 : (void *)(uintptr_t)0x7f0000001000ull;
+        if (s == 2 && strstr(which, "_tag"))
+            bsp_get_tag(&status, wild);
+        if (s == 2 && strstr(which, "_move"))
+            bsp_move(wild, sizeof buf);
+        bsp_sync();
     }
     bsp_pop_reg(&x);
     bsp_end();
