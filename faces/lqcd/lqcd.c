@@ -100,7 +100,7 @@ struct lqcd_chan {
     struct lqcd_chan *qnext;
     struct lqcd_chan *sender_next;
     /* lists */
-    struct lqcd_chan *dir_next;       /* receive: owner's directory; send: remote's orphans */
+    struct lqcd_chan *dir_next;       /* send: the next orphan of its name */
     struct lqcd_chan *owned_next;
     /* across MPI ranks */
     int rank;                         /* send: the receiver's rank, staged: the sender's; -1 within this rank */
@@ -123,6 +123,28 @@ struct bcast {
     struct bcast *next;
 };
 
+/* A buffer name of a core's directory: its receive, once declared, and
+ * the sends declared to it before, in order of arrival. A hash table, not
+ * a list: 4 cores declaring 16,000 receives each walked lists of what they
+ * had declared before (3.5 s; now linear). */
+struct dir_entry {
+    int name, used;
+    struct lqcd_chan *recv;
+    struct lqcd_chan *ohead, *otail; /* orphans */
+};
+
+/* The live handles: every channel a declaration made in this run, by
+ * address. The calls look a handle up here before they touch it, so a
+ * wild pointer is refused, never followed. Open addressing, at most half
+ * full; filled under a lock, read without one: a table that grows is
+ * replaced, and the old one stays (a reader may be in it) until the run
+ * ends, as do the channels. */
+struct handle_table {
+    struct handle_table *older;
+    size_t mask;
+    struct lqcd_chan *_Atomic slot[];
+};
+
 /* The last error of a core (getErrorNumber, getErrorString). */
 struct lqcd_err {
     int no;
@@ -137,9 +159,9 @@ struct lqcd_core {
     int init;                 /* initMachine called (and not shut down) */
     _Atomic int shut;         /* shutdownMachine called */
     unsigned coll;            /* collectives done by this core */
-    pthread_mutex_t dir_lock; /* recvs and orphans */
-    struct lqcd_chan *recvs;
-    struct lqcd_chan *orphans;
+    pthread_mutex_t dir_lock; /* the directory */
+    struct dir_entry *dir;    /* by buffer name: open addressing, dir_mask + 1 entries */
+    size_t dir_mask, dir_used;
     struct lqcd_chan *owned;
     struct bcast *bcasts;
     double *tmp;              /* array sums: this core's share of the result */
@@ -184,7 +206,12 @@ static struct {
     int gather_failed;        /* the last gather of this rank's first core */
     char *gathered;           /* array sums: every core's array */
     size_t gathered_cap;
-} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER, .wired_lock = PTHREAD_MUTEX_INITIALIZER};
+    struct handle_table *_Atomic handles;
+    size_t nhandles;
+    pthread_mutex_t handles_lock;
+} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER,
+       .wired_lock = PTHREAD_MUTEX_INITIALIZER,
+       .handles_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static int local(int pid)
 {
@@ -282,6 +309,130 @@ static void spin_unlock(atomic_flag *f)
     atomic_flag_clear_explicit(f, memory_order_release);
 }
 
+/* ---- live handles ---- */
+
+static size_t hash_bits(uint64_t x)
+{
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 32;
+    return (size_t)x;
+}
+
+static size_t handle_hash(const void *p)
+{
+    return hash_bits((uint64_t)(uintptr_t)p);
+}
+
+/* Whether p is a channel declared in this run. */
+static int handle_live(const void *p)
+{
+    struct handle_table *t = atomic_load_explicit(&L.handles, memory_order_acquire);
+    if (!t || !p)
+        return 0;
+    for (size_t i = handle_hash(p) & t->mask;; i = (i + 1) & t->mask) {
+        struct lqcd_chan *h = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+        if (h == p)
+            return 1;
+        if (!h)
+            return 0;
+    }
+}
+
+static void handle_put(struct handle_table *t, struct lqcd_chan *ch)
+{
+    size_t i = handle_hash(ch) & t->mask;
+    while (atomic_load_explicit(&t->slot[i], memory_order_relaxed))
+        i = (i + 1) & t->mask;
+    atomic_store_explicit(&t->slot[i], ch, memory_order_release);
+}
+
+/* Makes ch a live handle; 0, or -1 without memory. */
+static int handle_add(struct lqcd_chan *ch)
+{
+    pthread_mutex_lock(&L.handles_lock);
+    struct handle_table *t = atomic_load_explicit(&L.handles, memory_order_relaxed);
+    if (!t || 2 * (L.nhandles + 1) > t->mask + 1) {
+        size_t cap = t ? 2 * (t->mask + 1) : 256;
+        struct handle_table *g = calloc(1, sizeof *g + cap * sizeof g->slot[0]);
+        if (!g) {
+            pthread_mutex_unlock(&L.handles_lock);
+            return -1;
+        }
+        g->mask = cap - 1;
+        g->older = t;
+        for (size_t i = 0; t && i <= t->mask; i++) {
+            struct lqcd_chan *h = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+            if (h)
+                handle_put(g, h);
+        }
+        atomic_store_explicit(&L.handles, g, memory_order_release);
+        t = g;
+    }
+    handle_put(t, ch);
+    L.nhandles++;
+    pthread_mutex_unlock(&L.handles_lock);
+    return 0;
+}
+
+static void handles_free(void)
+{
+    struct handle_table *t = atomic_exchange(&L.handles, NULL);
+    while (t) {
+        struct handle_table *older = t->older;
+        free(t);
+        t = older;
+    }
+    L.nhandles = 0;
+}
+
+/* ---- a core's directory of buffer names (its dir_lock held) ---- */
+
+static struct dir_entry *dir_find(struct lqcd_core *c, int name)
+{
+    if (!c->dir)
+        return NULL;
+    for (size_t i = hash_bits((uint32_t)name) & c->dir_mask;; i = (i + 1) & c->dir_mask) {
+        struct dir_entry *e = &c->dir[i];
+        if (!e->used)
+            return NULL;
+        if (e->name == name)
+            return e;
+    }
+}
+
+/* The entry of name, made if need be; NULL without memory. */
+static struct dir_entry *dir_get(struct lqcd_core *c, int name)
+{
+    struct dir_entry *e = dir_find(c, name);
+    if (e)
+        return e;
+    if (!c->dir || 2 * (c->dir_used + 1) > c->dir_mask + 1) {
+        size_t cap = c->dir ? 2 * (c->dir_mask + 1) : 16;
+        struct dir_entry *d = calloc(cap, sizeof *d);
+        if (!d)
+            return NULL;
+        for (size_t k = 0; c->dir && k <= c->dir_mask; k++) {
+            if (!c->dir[k].used)
+                continue;
+            size_t i = hash_bits((uint32_t)c->dir[k].name) & (cap - 1);
+            while (d[i].used)
+                i = (i + 1) & (cap - 1);
+            d[i] = c->dir[k];
+        }
+        free(c->dir);
+        c->dir = d;
+        c->dir_mask = cap - 1;
+    }
+    size_t i = hash_bits((uint32_t)name) & c->dir_mask;
+    while (c->dir[i].used)
+        i = (i + 1) & c->dir_mask;
+    e = &c->dir[i];
+    *e = (struct dir_entry){.name = name, .used = 1};
+    c->dir_used++;
+    return e;
+}
+
 /* ---- the run ---- */
 
 static void lqcd_run_end(void);
@@ -335,17 +486,21 @@ static void free_staged(struct lqcd_chan *st)
 /* Staged sends that no receive took (run end). */
 static void free_unclaimed(struct lqcd_core *c)
 {
-    for (struct lqcd_chan *o = c->orphans, *next; o; o = next) {
-        next = o->dir_next;
-        if (o->magic == STAGED_MAGIC)
-            free_staged(o);
-    }
-    for (struct lqcd_chan *r = c->recvs; r; r = r->dir_next)
-        for (struct lqcd_chan *q = r->qhead, *next; q; q = next) {
+    for (size_t i = 0; c->dir && i <= c->dir_mask; i++) {
+        struct dir_entry *e = &c->dir[i];
+        if (!e->used)
+            continue;
+        for (struct lqcd_chan *o = e->ohead, *next; o; o = next) {
+            next = o->dir_next;
+            if (o->magic == STAGED_MAGIC)
+                free_staged(o);
+        }
+        for (struct lqcd_chan *q = e->recv ? e->recv->qhead : NULL, *next; q; q = next) {
             next = q->qnext;
             if (q->magic == STAGED_MAGIC)
                 free_staged(q);
         }
+    }
 }
 
 static void lqcd_run_end(void)
@@ -372,10 +527,12 @@ static void lqcd_run_end(void)
                 free(b);
             }
             free(c->tmp);
+            free(c->dir);
             pthread_mutex_destroy(&c->dir_lock);
         }
         free(L.cores);
     }
+    handles_free();
     free(L.slots[0]);
     free(L.slots[1]);
     free(L.wired);
@@ -611,6 +768,10 @@ static struct lqcd_chan *new_chan(struct lqcd_core *c, uint32_t magic, int owner
     struct lqcd_chan *ch = calloc(1, sizeof *ch);
     if (!ch)
         return NULL;
+    if (handle_add(ch) != 0) {
+        free(ch);
+        return NULL;
+    }
     ch->magic = magic;
     ch->owner = owner;
     ch->buf = buf;
@@ -626,22 +787,26 @@ static struct lqcd_chan *new_chan(struct lqcd_core *c, uint32_t magic, int owner
 
 /* Keeps send s for a buffer core c has not declared yet (dir_lock held),
  * after those kept before: declareReceive takes them in order of arrival,
- * which for two messages of one sender on another rank is their order. */
-static void add_orphan(struct lqcd_core *c, struct lqcd_chan *s)
+ * which for two messages of one sender on another rank is their order.
+ * 0, or -1 without memory. */
+static int add_orphan(struct lqcd_core *c, struct lqcd_chan *s)
 {
-    struct lqcd_chan **o = &c->orphans;
-    while (*o)
-        o = &(*o)->dir_next;
+    struct dir_entry *e = dir_get(c, s->name);
+    if (!e)
+        return -1;
     s->dir_next = NULL;
-    *o = s;
+    if (e->otail)
+        e->otail->dir_next = s;
+    else
+        e->ohead = s;
+    e->otail = s;
+    return 0;
 }
 
 static struct lqcd_chan *find_recv(struct lqcd_core *c, int name)
 {
-    for (struct lqcd_chan *r = c->recvs; r; r = r->dir_next)
-        if (r->name == name)
-            return r;
-    return NULL;
+    struct dir_entry *e = dir_find(c, name);
+    return e ? e->recv : NULL;
 }
 
 /* Joins send s to receive r (r's owner's dir lock held); a send already
@@ -687,29 +852,40 @@ void *declareReceive(void *buffer, int nbytes, int bufName)
     int pid = ebsp_self->pid;
     pthread_mutex_lock(&c->dir_lock);
     struct lqcd_chan *r = NULL;
-    if (find_recv(c, bufName)) {
+    struct dir_entry *e = dir_get(c, bufName);
+    if (!e) {
+        seterr(LQCD_ERR_NOMEM, "declareReceive: out of memory");
+        goto out;
+    }
+    if (e->recv) {
         seterr(LQCD_ERR_NAME_TAKEN, "declareReceive: core %d already declared buffer %d", pid, bufName);
         goto out;
     }
     /* sends declared before this buffer: all must have its size */
     int bad = 0;
-    for (struct lqcd_chan **o = &c->orphans; *o;) {
-        struct lqcd_chan *s = *o;
-        if (s->name == bufName && s->nbytes != nbytes) {
-            if (!bad++)
-                seterr(LQCD_ERR_SIZE,
-                       "declareReceive: buffer %d of %d bytes, but core %d declared a send of %d bytes to it",
-                       bufName, nbytes, s->owner, s->nbytes);
-            *o = s->dir_next; /* the send fails; it stays an orphan no more */
-            if (s->magic == STAGED_MAGIC) {
-                answer(s, LQCD_ERR_SIZE);
-            } else {
-                atomic_store(&s->err, LQCD_ERR_SIZE);
-                notify(s->owner);
-            }
+    struct lqcd_chan *prev = NULL;
+    for (struct lqcd_chan *s = e->ohead, *next; s; s = next) {
+        next = s->dir_next;
+        if (s->nbytes == nbytes) {
+            prev = s;
             continue;
         }
-        o = &s->dir_next;
+        if (!bad++)
+            seterr(LQCD_ERR_SIZE, "declareReceive: buffer %d of %d bytes, but core %d declared a send of %d bytes to it",
+                   bufName, nbytes, s->owner, s->nbytes);
+        /* the send fails; it stays an orphan no more */
+        if (prev)
+            prev->dir_next = next;
+        else
+            e->ohead = next;
+        if (e->otail == s)
+            e->otail = prev;
+        if (s->magic == STAGED_MAGIC) {
+            answer(s, LQCD_ERR_SIZE);
+        } else {
+            atomic_store(&s->err, LQCD_ERR_SIZE);
+            notify(s->owner);
+        }
     }
     if (bad)
         goto out;
@@ -718,17 +894,12 @@ void *declareReceive(void *buffer, int nbytes, int bufName)
         seterr(LQCD_ERR_NOMEM, "declareReceive: out of memory");
         goto out;
     }
-    for (struct lqcd_chan **o = &c->orphans; *o;) {
-        struct lqcd_chan *s = *o;
-        if (s->name == bufName) {
-            *o = s->dir_next;
-            link_send(s, r);
-            continue;
-        }
-        o = &s->dir_next;
+    for (struct lqcd_chan *s = e->ohead, *next; s; s = next) {
+        next = s->dir_next;
+        link_send(s, r);
     }
-    r->dir_next = c->recvs;
-    c->recvs = r;
+    e->ohead = e->otail = NULL;
+    e->recv = r;
 out:
     pthread_mutex_unlock(&c->dir_lock);
     return r;
@@ -755,10 +926,13 @@ static struct lqcd_chan *declare_send(struct lqcd_core *c, const char *call, voi
     } else {
         s->remote = host;
         s->relative = relative;
-        if (r)
+        if (r) {
             link_send(s, r);
-        else
-            add_orphan(rc, s);
+        } else if (add_orphan(rc, s) != 0) {
+            s->magic = 0; /* freed with the run */
+            s = NULL;
+            seterr(LQCD_ERR_NOMEM, "%s: out of memory", call);
+        }
     }
     pthread_mutex_unlock(&rc->dir_lock);
     return s;
@@ -786,27 +960,36 @@ void *declareSendRelative(void *buffer, int nbytes, int relativeHost, int remote
                ebsp_self->pid);
         return NULL;
     }
-    int d = relativeHost < 0 ? -relativeHost : relativeHost;
-    if (d < 1 || d > L.ndims) {
+    /* compared before any negation: -INT_MIN does not exist */
+    if (relativeHost == 0 || relativeHost < -L.ndims || relativeHost > L.ndims) {
         seterr(LQCD_ERR_DIRECTION, "declareSendRelative: direction %d (want +-1 .. +-%d)", relativeHost, L.ndims);
         return NULL;
     }
+    int d = relativeHost < 0 ? -relativeHost : relativeHost;
     int host = c->nb[2 * (d - 1) + (relativeHost < 0)];
     return declare_send(c, "declareSendRelative", buffer, nbytes, host, remoteBuffer, relativeHost);
 }
 
 /* ---- operations ---- */
 
-/* The caller's channel, or NULL (error set). */
+/* The caller's channel, or NULL (error set). The handle is looked up
+ * among the channels declared in this run, never followed before: a
+ * wild pointer, a freed channel of an earlier run or a stack address is
+ * refused like NULL. */
 static struct lqcd_chan *chan_of(void *opaque, const char *call)
 {
-    struct lqcd_chan *ch = opaque;
     struct ebsp_core *self = ebsp_self;
     if (!self) {
         seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core", call);
         return NULL;
     }
-    if (user_pointer_small(ch, 1) || (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC)) {
+    if (!handle_live(opaque)) {
+        seterr(LQCD_ERR_CHANNEL, "%s: %p is not a channel (declareReceive/declareSend* returned NULL?)", call,
+               opaque);
+        return NULL;
+    }
+    struct lqcd_chan *ch = opaque;
+    if (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC) { /* a declaration that failed half-way */
         seterr(LQCD_ERR_CHANNEL, "%s: %p is not a channel (declareReceive/declareSend* returned NULL?)", call,
                opaque);
         return NULL;
@@ -815,6 +998,8 @@ static struct lqcd_chan *chan_of(void *opaque, const char *call)
         seterr(LQCD_ERR_CHANNEL, "%s: the channel belongs to core %d, not to core %d", call, ch->owner, self->pid);
         return NULL;
     }
+    if (!core_of_caller(call, 1)) /* not initialised, or shut down: the API's error */
+        return NULL;
     return ch;
 }
 
@@ -1114,8 +1299,8 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
                 explain(v[first], call, ms, 1);
                 return 0;
             }
-            long left = (long)((deadline - now + 999999u) / 1000000u);
-            slice = left < slice ? left : slice;
+            uint64_t left = (deadline - now + 999999u) / 1000000u; /* up to INT_MAX ms: not a 32-bit long */
+            slice = left < (uint64_t)slice ? (long)left : slice;
         }
         atomic_store(&c->sleeping, 1);
         if (status(v[first], call, idle_ok) == 0) {
@@ -1151,6 +1336,12 @@ int waitForMultiple(void *opaque[], int count, int milliseconds)
         seterr(LQCD_ERR_ARG, "waitForMultiple: %s", count < 0 ? "negative count" : "NULL array");
         return -1;
     }
+    if ((size_t)count > SIZE_MAX / sizeof *opaque) { /* 32-bit: the bytes do not fit in a size_t */
+        seterr(LQCD_ERR_ARG, "waitForMultiple: %d handles do not fit in the address space", count);
+        return -1;
+    }
+    if (!check_memory("waitForMultiple", "the array of handles", opaque, (size_t)count * sizeof *opaque, 0))
+        return -1;
     enum { ON_STACK = 64 };
     struct lqcd_chan *local[ON_STACK], **v = local;
     if (count > ON_STACK && !(v = malloc((size_t)count * sizeof *v))) {
@@ -1339,10 +1530,9 @@ static void arrived(struct wire_head *h, int len, int from)
     struct lqcd_core *rc = &L.cores[h->dst];
     pthread_mutex_lock(&rc->dir_lock);
     r = find_recv(rc, h->name);
-    if (!r && !gone(h->dst))
-        add_orphan(rc, st); /* declareReceive takes it */
+    int kept = !r && !gone(h->dst) && add_orphan(rc, st) == 0; /* declareReceive takes it */
     pthread_mutex_unlock(&rc->dir_lock);
-    if (!r && gone(h->dst))
+    if (!r && !kept)
         answer(st, LQCD_ERR_NO_BUFFER);
     else if (r && r->nbytes != st->nbytes)
         answer(st, LQCD_ERR_SIZE);
@@ -1586,9 +1776,13 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
     struct lqcd_core *c = collective_core(call);
     if (!c)
         return;
+    size_t es = is_float ? sizeof(float) : sizeof(double);
     if (n < 0 || (n > 0 && !x)) {
         seterr(LQCD_ERR_ARG, "%s: %s", call, n < 0 ? "negative length" : "NULL array");
         n = 0; /* still take part, or the others would wait forever */
+    } else if ((size_t)n > SIZE_MAX / es) { /* 32-bit: the bytes do not fit in a size_t */
+        seterr(LQCD_ERR_ARG, "%s: %d elements do not fit in the address space", call, n);
+        n = 0;
     } else if (!check_memory(call, "the array", x, (size_t)n * (is_float ? sizeof(float) : sizeof(double)), 1)) {
         n = 0; /* as for NULL */
     }
