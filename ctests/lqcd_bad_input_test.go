@@ -10,7 +10,7 @@ import (
 // shutdownMachine, waits no core can end. TestCPrograms runs them at the
 // default check level; here they run again with EBSP_CHECKS=strict, under
 // both schedulers: the LQCD face must not depend on the check level.
-var lqcdBadInput = []string{"lqcd_extremes"}
+var lqcdBadInput = []string{"lqcd_extremes", "lqcd_deadlock"}
 
 func TestLQCDBadInputStrict(t *testing.T) {
 	root := repoRoot(t)

@@ -65,6 +65,7 @@
 /* Go side (capi/lqcd.go). */
 extern int goLqcdPlace(int *dims, int ndims, int nprocs, int *pid_of_rank, char *err, int errlen);
 extern void goLqcdAbort(int pid, char *text);
+extern void goLqcdDeadlock(char *details);
 
 enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244, STAGED_MAGIC = 0x4c515354 };
 enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
@@ -76,6 +77,11 @@ enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
  * sleeps POLL_NS between looks. */
 #define POLL_SPIN_NS 2000000u
 #define POLL_NS 50000u
+/* A waiting core looks whether every core is blocked for good at its
+ * first sleep, then at most this often: the last core to block sees it at
+ * once; a deadlock that a core entering a barrier completes is seen by a
+ * waiter within a slice and this. */
+#define DEADLOCK_LOOK_NS 20000000u
 
 /* Channel states. A send: IDLE -> PENDING -> DONE (-> PENDING ...).
  * A receive: IDLE -> ARMED -> CLAIMED (a copy in progress) -> DONE. */
@@ -156,6 +162,12 @@ struct lqcd_core {
     struct lqcd_err err;      /* per core, not per thread: coroutine cores change threads */
     _Atomic unsigned ev;      /* bumped when another core completes one of ours */
     _Atomic int sleeping;     /* 1: this core waits for ev to change */
+    /* Odd while the core sleeps in an LQCD wait, for the deadlock check:
+     * raised (a locked instruction, a full fence) when it begins to sleep
+     * and when it wakes, so a core that ran in between is seen. */
+    _Atomic unsigned wait_seq;
+    struct lqcd_chan *_Atomic waited; /* what it waits for then */
+    const char *_Atomic wait_call;
     int init;                 /* initMachine called (and not shut down) */
     _Atomic int shut;         /* shutdownMachine called */
     unsigned coll;            /* collectives done by this core */
@@ -196,6 +208,7 @@ static struct {
     int ndims, dims[LQCD_MAX_DIMS];
     int *pid_of_rank, *rank_of_pid;
     _Atomic int diverged;     /* cores in different collectives: reported */
+    _Atomic int deadlocked;   /* an LQCD deadlock: reported */
     /* the cores of this process, first .. first+count-1 (all of the n
      * outside an MPI section) */
     int first, count;
@@ -473,6 +486,7 @@ static void lqcd_run_begin(int n)
         return;
     }
     atomic_store(&L.diverged, 0);
+    atomic_store(&L.deadlocked, 0);
     L.n = n;
     L.cores = cores;
 }
@@ -1175,12 +1189,13 @@ int testCompletion(void *opaque)
 
 /* Why ch (in flight) has not completed; fills err. Returns 1 when it never
  * can (the other side left), 0 when it may still. */
-static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+/* What ch (in flight) waits for, in what (size bytes); returns 1 when it
+ * never can complete (the other side left), with *codep its error. */
+static int explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep)
 {
-    char what[ERR_MAX - 40];
     int hopeless = 0, code = LQCD_ERR_TIMEOUT;
     if (ch->magic == SEND_MAGIC && ch->rank >= 0) {
-        snprintf(what, sizeof what,
+        snprintf(what, size,
                  "the send to buffer %d of core %d (MPI rank %d) is pending: core %d has not declared or not armed it",
                  ch->name, ch->remote, ch->rank, ch->remote);
     } else if (ch->magic == SEND_MAGIC) {
@@ -1190,18 +1205,18 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
         if (!atomic_load(&ch->target)) {
             code = hopeless ? LQCD_ERR_NO_BUFFER : code;
             if (hopeless)
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
                          ch->name, host, host, left);
             else
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not declared it",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not declared it",
                          ch->name, host, host);
         } else {
             code = hopeless ? LQCD_ERR_PARTNER : code;
             if (hopeless)
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without arming it",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without arming it",
                          ch->name, host, host, left);
             else
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
                          ch->name, host, host);
         }
     } else {
@@ -1233,22 +1248,126 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
         for (int i = 0; i < k && i < 6; i++)
             snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", i ? "," : "", lowest[i]);
         if (k == 0 && L.ranks)
-            snprintf(what, sizeof what,
+            snprintf(what, size,
                      "nothing arrived in buffer %d of core %d: no core of its MPI rank declared a send to it, "
                      "and nothing came from the other ranks", ch->name, ch->owner);
         else if (k == 0)
-            snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
                      ch->name, ch->owner, hopeless ? " and all others left" : "");
         else
-            snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
                      ch->name, ch->owner, k > 1 ? "s" : "", senders, k > 6 ? ",..." : "",
                      hopeless ? " (all left)" : "");
     }
+    *codep = code;
+    return hopeless;
+}
+
+static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+{
+    char what[ERR_MAX - 40];
+    int code;
+    int hopeless = explain_text(ch, what, sizeof what, &code);
     if (hopeless)
         seterr(code, "%s: %s", call, what);
     else if (timed_out)
         seterr(code, "%s: %d ms passed; %s", call, ms, what);
     return hopeless;
+}
+
+/* ---- deadlocks of LQCD waits ---- */
+
+/* Whether the place of a core that does not run is a barrier's (enum
+ * ebsp_where). */
+static int in_barrier(int where)
+{
+    return where == WHERE_SYNC || where == WHERE_BARRIER || where == WHERE_HOST_SYNC || where == WHERE_END ||
+           where == WHERE_LQCD;
+}
+
+/* Whether ch, waited for by a core asleep, can still complete without a
+ * core that runs: only running cores start, arm and copy. */
+static int stuck(struct lqcd_chan *ch)
+{
+    if (!ch || atomic_load(&ch->err))
+        return 0;
+    int st = atomic_load(&ch->state);
+    return ch->magic == SEND_MAGIC ? st == CH_PENDING : st == CH_ARMED;
+}
+
+struct core_look {
+    unsigned seq;
+    int where, arrivals;
+};
+
+/* Every core's state; 1 when all cores are blocked: asleep in an LQCD wait
+ * (at least one) that no core can end, waiting in a barrier round that one
+ * of those never reaches, or finished. The LQCD waiters run no more, as
+ * nothing they wait for can happen without a core that runs; the barrier
+ * round they have not reached never ends. */
+static int look_all(struct core_look *v)
+{
+    int n = L.n, waiters = 0, least = INT_MAX;
+    for (int p = 0; p < n; p++) {
+        v[p].seq = atomic_load(&L.cores[p].wait_seq);
+        v[p].where = sched_where(p);
+        v[p].arrivals = sched_arrivals(p);
+    }
+    for (int p = 0; p < n; p++) {
+        if (v[p].seq & 1) {
+            struct lqcd_chan *ch = atomic_load(&L.cores[p].waited);
+            char what[ERR_MAX];
+            int code;
+            if (!stuck(ch) || explain_text(ch, what, sizeof what, &code))
+                return 0; /* it will complete, or fail at its next look: the other side left */
+            waiters++;
+            least = v[p].arrivals < least ? v[p].arrivals : least;
+        } else if (v[p].where != WHERE_FINISHED && !in_barrier(v[p].where)) {
+            return 0; /* it runs */
+        }
+    }
+    if (!waiters)
+        return 0;
+    for (int p = 0; p < n; p++)
+        if (!(v[p].seq & 1) && in_barrier(v[p].where) && v[p].arrivals <= least)
+            return 0; /* a round every waiter passed: released, not yet running */
+    return 1;
+}
+
+/* Called by a core about to sleep in an LQCD wait (its wait_seq odd):
+ * when every core is blocked for good, reports the deadlock, naming each
+ * LQCD wait, stops the run and returns 1. Looks twice and compares, so
+ * that a core that ran in between (its wait_seq, place or arrivals
+ * changed) is seen. In one process only: across MPI ranks a message from
+ * another rank may end a wait (the watchdog, EBSP_TIMEOUT, reports there). */
+static int deadlock_check(void)
+{
+    int n = L.n;
+    if (L.ranks || n <= 0 || atomic_load(&L.deadlocked))
+        return 0;
+    struct core_look *v = malloc(2 * (size_t)n * sizeof *v);
+    if (!v)
+        return 0;
+    int dead = look_all(v) && look_all(v + n) && !memcmp(v, v + n, (size_t)n * sizeof *v);
+    if (dead && !atomic_exchange(&L.deadlocked, 1) && !sched_stopped()) {
+        size_t cap = (size_t)n * (ERR_MAX + 32) + 1, at = 0;
+        char *text = malloc(cap);
+        for (int p = 0; text && p < n; p++) {
+            if (!(v[p].seq & 1))
+                continue;
+            char what[ERR_MAX];
+            int code;
+            explain_text(atomic_load(&L.cores[p].waited), what, sizeof what, &code);
+            at += (size_t)snprintf(text + at, cap - at, "  core %02d in %s: %s\n", p,
+                                   atomic_load(&L.cores[p].wait_call), what);
+        }
+        if (text)
+            goLqcdDeadlock(text);
+        free(text);
+        sched_stop();
+    }
+    free(v);
+    return dead;
 }
 
 /* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
@@ -1258,6 +1377,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
     int pid = self->pid;
     struct lqcd_core *c = &L.cores[pid];
     uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
+    uint64_t last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
     int first = 0; /* v[0..first) are complete */
     for (int round = 0;; round++) {
         unsigned ev = atomic_load(&c->ev);
@@ -1303,15 +1423,30 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
             slice = left < (uint64_t)slice ? (long)left : slice;
         }
         atomic_store(&c->sleeping, 1);
+        atomic_store(&c->waited, v[first]);
+        atomic_store(&c->wait_call, call);
+        if (ms < 0) /* a wait with a limit ends by itself: no deadlock */
+            atomic_fetch_add(&c->wait_seq, 1); /* odd: asleep, for the deadlock check */
+        self->where = WHERE_LQCD_WAIT;
         if (status(v[first], call, idle_ok) == 0) {
+            /* every core blocked for good: reported, the run stops (a look
+               at every core: at the first sleep of a wait, then every
+               DEADLOCK_LOOK_NS) */
+            uint64_t now = ebsp_now_ns();
+            if (!L.ranks && ms < 0 && now - last_look >= DEADLOCK_LOOK_NS) {
+                last_look = now;
+                deadlock_check();
+            }
             /* a coroutine core parks, its worker free for the other cores
                (polling by yielding made a 64 KiB halo exchange 13x slower
                than threads: the pollers kept every worker busy) */
-            self->where = WHERE_LQCD_WAIT;
             /* across ranks this core looks for messages itself */
-            sched_wait(&c->ev, ev, L.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
-            self->where = WHERE_RUNNING;
+            if (!sched_stopped())
+                sched_wait(&c->ev, ev, L.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
         }
+        self->where = WHERE_RUNNING;
+        if (ms < 0)
+            atomic_fetch_add(&c->wait_seq, 1); /* even: awake */
         atomic_store(&c->sleeping, 0);
     }
 }
