@@ -20,7 +20,7 @@ export CGO_CFLAGS := $(filter-out -DEBSP_HEADERS_SUM=%,$(or $(CGO_CFLAGS),-g -O2
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check stress stress-mpi test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress stress-mpi test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi bench-scale install clean vet vet32
 
 all: lib
 
@@ -273,6 +273,12 @@ bench-stream: lib
 # requests when mpicc is installed. Not part of `make bench` or `make test`.
 bench-lqcd: lib
 	$(MAKE) -s -C bench/lqcd run
+
+# Costs that must grow linearly: the time per LQCD declaration (one process)
+# and per BSMP message across 2 MPI ranks (EBSP_MPI_BLOCK=64 and the default)
+# at n and 16n items, and the ratio of the two (near 1; 16 would be quadratic).
+bench-scale: lib
+	bench/scale/run.sh
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ebsp $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"strings"
 	"unsafe"
 
 	"libebsp/engine"
@@ -51,4 +52,25 @@ func goLqcdAbort(pid C.int, text *C.char) {
 	msg := C.GoString(text)
 	coreLine(int(pid), msg)
 	stopThenRecord(int(pid), "LQCD ERROR", msg)
+}
+
+// goLqcdDeadlock reports that every core of the run waits and none of the
+// waits can end, some of them LQCD waits (faces/lqcd: a waiting core that
+// found it so): where each core is, as other deadlocks are reported, then
+// details, one line per LQCD wait ("  core NN in waitFor: ..."). The
+// caller stops the run.
+//
+//export goLqcdDeadlock
+func goLqcdDeadlock(details *C.char) {
+	if machine == nil {
+		return
+	}
+	place := func(pid int) (engine.Where, int) {
+		return engine.Where(C.sched_where(C.int(pid))), machine.Core(pid).Superstep()
+	}
+	lines := machine.StallReportOf(engine.LqcdDeadlockHeader, place)
+	if d := strings.TrimRight(C.GoString(details), "\n"); d != "" {
+		lines = append(lines, strings.Split(d, "\n")...)
+	}
+	reportStall(lines, "deadlock")
 }

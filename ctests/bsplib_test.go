@@ -129,6 +129,14 @@ type misuseCase struct {
 	signal bool // relies on signals: skipped under sanitizers
 }
 
+// An LQCD wait no core can end, the other cores in bsp_sync.
+const lqcdDeadlock = `
+ebsp: BSP ERROR: deadlock: every core waits, and no core that runs is left to end an LQCD wait
+ebsp:   cores 00,02-03 waiting in bsp_sync (superstep 1)
+ebsp:   core 01 waiting in LQCD waitFor (superstep 1)
+ebsp:   core 01 in waitFor: nothing arrived in buffer 7 of core 1: no send started by core 0
+ebsp: run stopped: deadlock`
+
 // The messages of docs/errors.md, section "The BSPlib face".
 var misuseCases = []misuseCase{
 	// registration, DRMA and the tag size
@@ -244,6 +252,8 @@ ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronizati
 ebsp:   cores 00-01,03 waiting in bsp_sync (superstep 1)
 ebsp:   core 02 waiting in bsp_end (superstep 1)
 ebsp: run stopped: deadlock`},
+	{name: "lqcd_deadlock", exit: 1, stderr: lqcdDeadlock},
+	{name: "lqcd_deadlock", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: lqcdDeadlock},
 	{name: "exit_inside", exit: 3, stderr: `
 ebsp: ERROR: the program exits during a BSPlib SPMD section (exit, or a return from main, before every core called bsp_end)`},
 	{name: "loop", env: []string{"EBSP_TIMEOUT=2"}, exit: 1, signal: true, stderr: `

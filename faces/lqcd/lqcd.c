@@ -65,6 +65,7 @@
 /* Go side (capi/lqcd.go). */
 extern int goLqcdPlace(int *dims, int ndims, int nprocs, int *pid_of_rank, char *err, int errlen);
 extern void goLqcdAbort(int pid, char *text);
+extern void goLqcdDeadlock(char *details);
 
 enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244, STAGED_MAGIC = 0x4c515354 };
 enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
@@ -76,6 +77,11 @@ enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
  * sleeps POLL_NS between looks. */
 #define POLL_SPIN_NS 2000000u
 #define POLL_NS 50000u
+/* A waiting core looks whether every core is blocked for good at its
+ * first sleep, then at most this often: the last core to block sees it at
+ * once; a deadlock that a core entering a barrier completes is seen by a
+ * waiter within a slice and this. */
+#define DEADLOCK_LOOK_NS 20000000u
 
 /* Channel states. A send: IDLE -> PENDING -> DONE (-> PENDING ...).
  * A receive: IDLE -> ARMED -> CLAIMED (a copy in progress) -> DONE. */
@@ -100,7 +106,7 @@ struct lqcd_chan {
     struct lqcd_chan *qnext;
     struct lqcd_chan *sender_next;
     /* lists */
-    struct lqcd_chan *dir_next;       /* receive: owner's directory; send: remote's orphans */
+    struct lqcd_chan *dir_next;       /* send: the next orphan of its name */
     struct lqcd_chan *owned_next;
     /* across MPI ranks */
     int rank;                         /* send: the receiver's rank, staged: the sender's; -1 within this rank */
@@ -123,6 +129,28 @@ struct bcast {
     struct bcast *next;
 };
 
+/* A buffer name of a core's directory: its receive, once declared, and
+ * the sends declared to it before, in order of arrival. A hash table, not
+ * a list: 4 cores declaring 16,000 receives each walked lists of what they
+ * had declared before (3.5 s; now linear). */
+struct dir_entry {
+    int name, used;
+    struct lqcd_chan *recv;
+    struct lqcd_chan *ohead, *otail; /* orphans */
+};
+
+/* The live handles: every channel a declaration made in this run, by
+ * address. The calls look a handle up here before they touch it, so a
+ * wild pointer is refused, never followed. Open addressing, at most half
+ * full; filled under a lock, read without one: a table that grows is
+ * replaced, and the old one stays (a reader may be in it) until the run
+ * ends, as do the channels. */
+struct handle_table {
+    struct handle_table *older;
+    size_t mask;
+    struct lqcd_chan *_Atomic slot[];
+};
+
 /* The last error of a core (getErrorNumber, getErrorString). */
 struct lqcd_err {
     int no;
@@ -134,12 +162,18 @@ struct lqcd_core {
     struct lqcd_err err;      /* per core, not per thread: coroutine cores change threads */
     _Atomic unsigned ev;      /* bumped when another core completes one of ours */
     _Atomic int sleeping;     /* 1: this core waits for ev to change */
+    /* Odd while the core sleeps in an LQCD wait, for the deadlock check:
+     * raised (a locked instruction, a full fence) when it begins to sleep
+     * and when it wakes, so a core that ran in between is seen. */
+    _Atomic unsigned wait_seq;
+    struct lqcd_chan *_Atomic waited; /* what it waits for then */
+    const char *_Atomic wait_call;
     int init;                 /* initMachine called (and not shut down) */
     _Atomic int shut;         /* shutdownMachine called */
     unsigned coll;            /* collectives done by this core */
-    pthread_mutex_t dir_lock; /* recvs and orphans */
-    struct lqcd_chan *recvs;
-    struct lqcd_chan *orphans;
+    pthread_mutex_t dir_lock; /* the directory */
+    struct dir_entry *dir;    /* by buffer name: open addressing, dir_mask + 1 entries */
+    size_t dir_mask, dir_used;
     struct lqcd_chan *owned;
     struct bcast *bcasts;
     double *tmp;              /* array sums: this core's share of the result */
@@ -174,6 +208,7 @@ static struct {
     int ndims, dims[LQCD_MAX_DIMS];
     int *pid_of_rank, *rank_of_pid;
     _Atomic int diverged;     /* cores in different collectives: reported */
+    _Atomic int deadlocked;   /* an LQCD deadlock: reported */
     /* the cores of this process, first .. first+count-1 (all of the n
      * outside an MPI section) */
     int first, count;
@@ -184,7 +219,12 @@ static struct {
     int gather_failed;        /* the last gather of this rank's first core */
     char *gathered;           /* array sums: every core's array */
     size_t gathered_cap;
-} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER, .wired_lock = PTHREAD_MUTEX_INITIALIZER};
+    struct handle_table *_Atomic handles;
+    size_t nhandles;
+    pthread_mutex_t handles_lock;
+} L = {.topo_lock = PTHREAD_MUTEX_INITIALIZER,
+       .wired_lock = PTHREAD_MUTEX_INITIALIZER,
+       .handles_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static int local(int pid)
 {
@@ -282,6 +322,130 @@ static void spin_unlock(atomic_flag *f)
     atomic_flag_clear_explicit(f, memory_order_release);
 }
 
+/* ---- live handles ---- */
+
+static size_t hash_bits(uint64_t x)
+{
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 32;
+    return (size_t)x;
+}
+
+static size_t handle_hash(const void *p)
+{
+    return hash_bits((uint64_t)(uintptr_t)p);
+}
+
+/* Whether p is a channel declared in this run. */
+static int handle_live(const void *p)
+{
+    struct handle_table *t = atomic_load_explicit(&L.handles, memory_order_acquire);
+    if (!t || !p)
+        return 0;
+    for (size_t i = handle_hash(p) & t->mask;; i = (i + 1) & t->mask) {
+        struct lqcd_chan *h = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+        if (h == p)
+            return 1;
+        if (!h)
+            return 0;
+    }
+}
+
+static void handle_put(struct handle_table *t, struct lqcd_chan *ch)
+{
+    size_t i = handle_hash(ch) & t->mask;
+    while (atomic_load_explicit(&t->slot[i], memory_order_relaxed))
+        i = (i + 1) & t->mask;
+    atomic_store_explicit(&t->slot[i], ch, memory_order_release);
+}
+
+/* Makes ch a live handle; 0, or -1 without memory. */
+static int handle_add(struct lqcd_chan *ch)
+{
+    pthread_mutex_lock(&L.handles_lock);
+    struct handle_table *t = atomic_load_explicit(&L.handles, memory_order_relaxed);
+    if (!t || 2 * (L.nhandles + 1) > t->mask + 1) {
+        size_t cap = t ? 2 * (t->mask + 1) : 256;
+        struct handle_table *g = calloc(1, sizeof *g + cap * sizeof g->slot[0]);
+        if (!g) {
+            pthread_mutex_unlock(&L.handles_lock);
+            return -1;
+        }
+        g->mask = cap - 1;
+        g->older = t;
+        for (size_t i = 0; t && i <= t->mask; i++) {
+            struct lqcd_chan *h = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+            if (h)
+                handle_put(g, h);
+        }
+        atomic_store_explicit(&L.handles, g, memory_order_release);
+        t = g;
+    }
+    handle_put(t, ch);
+    L.nhandles++;
+    pthread_mutex_unlock(&L.handles_lock);
+    return 0;
+}
+
+static void handles_free(void)
+{
+    struct handle_table *t = atomic_exchange(&L.handles, NULL);
+    while (t) {
+        struct handle_table *older = t->older;
+        free(t);
+        t = older;
+    }
+    L.nhandles = 0;
+}
+
+/* ---- a core's directory of buffer names (its dir_lock held) ---- */
+
+static struct dir_entry *dir_find(struct lqcd_core *c, int name)
+{
+    if (!c->dir)
+        return NULL;
+    for (size_t i = hash_bits((uint32_t)name) & c->dir_mask;; i = (i + 1) & c->dir_mask) {
+        struct dir_entry *e = &c->dir[i];
+        if (!e->used)
+            return NULL;
+        if (e->name == name)
+            return e;
+    }
+}
+
+/* The entry of name, made if need be; NULL without memory. */
+static struct dir_entry *dir_get(struct lqcd_core *c, int name)
+{
+    struct dir_entry *e = dir_find(c, name);
+    if (e)
+        return e;
+    if (!c->dir || 2 * (c->dir_used + 1) > c->dir_mask + 1) {
+        size_t cap = c->dir ? 2 * (c->dir_mask + 1) : 16;
+        struct dir_entry *d = calloc(cap, sizeof *d);
+        if (!d)
+            return NULL;
+        for (size_t k = 0; c->dir && k <= c->dir_mask; k++) {
+            if (!c->dir[k].used)
+                continue;
+            size_t i = hash_bits((uint32_t)c->dir[k].name) & (cap - 1);
+            while (d[i].used)
+                i = (i + 1) & (cap - 1);
+            d[i] = c->dir[k];
+        }
+        free(c->dir);
+        c->dir = d;
+        c->dir_mask = cap - 1;
+    }
+    size_t i = hash_bits((uint32_t)name) & c->dir_mask;
+    while (c->dir[i].used)
+        i = (i + 1) & c->dir_mask;
+    e = &c->dir[i];
+    *e = (struct dir_entry){.name = name, .used = 1};
+    c->dir_used++;
+    return e;
+}
+
 /* ---- the run ---- */
 
 static void lqcd_run_end(void);
@@ -322,6 +486,7 @@ static void lqcd_run_begin(int n)
         return;
     }
     atomic_store(&L.diverged, 0);
+    atomic_store(&L.deadlocked, 0);
     L.n = n;
     L.cores = cores;
 }
@@ -335,17 +500,21 @@ static void free_staged(struct lqcd_chan *st)
 /* Staged sends that no receive took (run end). */
 static void free_unclaimed(struct lqcd_core *c)
 {
-    for (struct lqcd_chan *o = c->orphans, *next; o; o = next) {
-        next = o->dir_next;
-        if (o->magic == STAGED_MAGIC)
-            free_staged(o);
-    }
-    for (struct lqcd_chan *r = c->recvs; r; r = r->dir_next)
-        for (struct lqcd_chan *q = r->qhead, *next; q; q = next) {
+    for (size_t i = 0; c->dir && i <= c->dir_mask; i++) {
+        struct dir_entry *e = &c->dir[i];
+        if (!e->used)
+            continue;
+        for (struct lqcd_chan *o = e->ohead, *next; o; o = next) {
+            next = o->dir_next;
+            if (o->magic == STAGED_MAGIC)
+                free_staged(o);
+        }
+        for (struct lqcd_chan *q = e->recv ? e->recv->qhead : NULL, *next; q; q = next) {
             next = q->qnext;
             if (q->magic == STAGED_MAGIC)
                 free_staged(q);
         }
+    }
 }
 
 static void lqcd_run_end(void)
@@ -372,10 +541,12 @@ static void lqcd_run_end(void)
                 free(b);
             }
             free(c->tmp);
+            free(c->dir);
             pthread_mutex_destroy(&c->dir_lock);
         }
         free(L.cores);
     }
+    handles_free();
     free(L.slots[0]);
     free(L.slots[1]);
     free(L.wired);
@@ -611,6 +782,10 @@ static struct lqcd_chan *new_chan(struct lqcd_core *c, uint32_t magic, int owner
     struct lqcd_chan *ch = calloc(1, sizeof *ch);
     if (!ch)
         return NULL;
+    if (handle_add(ch) != 0) {
+        free(ch);
+        return NULL;
+    }
     ch->magic = magic;
     ch->owner = owner;
     ch->buf = buf;
@@ -626,22 +801,26 @@ static struct lqcd_chan *new_chan(struct lqcd_core *c, uint32_t magic, int owner
 
 /* Keeps send s for a buffer core c has not declared yet (dir_lock held),
  * after those kept before: declareReceive takes them in order of arrival,
- * which for two messages of one sender on another rank is their order. */
-static void add_orphan(struct lqcd_core *c, struct lqcd_chan *s)
+ * which for two messages of one sender on another rank is their order.
+ * 0, or -1 without memory. */
+static int add_orphan(struct lqcd_core *c, struct lqcd_chan *s)
 {
-    struct lqcd_chan **o = &c->orphans;
-    while (*o)
-        o = &(*o)->dir_next;
+    struct dir_entry *e = dir_get(c, s->name);
+    if (!e)
+        return -1;
     s->dir_next = NULL;
-    *o = s;
+    if (e->otail)
+        e->otail->dir_next = s;
+    else
+        e->ohead = s;
+    e->otail = s;
+    return 0;
 }
 
 static struct lqcd_chan *find_recv(struct lqcd_core *c, int name)
 {
-    for (struct lqcd_chan *r = c->recvs; r; r = r->dir_next)
-        if (r->name == name)
-            return r;
-    return NULL;
+    struct dir_entry *e = dir_find(c, name);
+    return e ? e->recv : NULL;
 }
 
 /* Joins send s to receive r (r's owner's dir lock held); a send already
@@ -687,29 +866,40 @@ void *declareReceive(void *buffer, int nbytes, int bufName)
     int pid = ebsp_self->pid;
     pthread_mutex_lock(&c->dir_lock);
     struct lqcd_chan *r = NULL;
-    if (find_recv(c, bufName)) {
+    struct dir_entry *e = dir_get(c, bufName);
+    if (!e) {
+        seterr(LQCD_ERR_NOMEM, "declareReceive: out of memory");
+        goto out;
+    }
+    if (e->recv) {
         seterr(LQCD_ERR_NAME_TAKEN, "declareReceive: core %d already declared buffer %d", pid, bufName);
         goto out;
     }
     /* sends declared before this buffer: all must have its size */
     int bad = 0;
-    for (struct lqcd_chan **o = &c->orphans; *o;) {
-        struct lqcd_chan *s = *o;
-        if (s->name == bufName && s->nbytes != nbytes) {
-            if (!bad++)
-                seterr(LQCD_ERR_SIZE,
-                       "declareReceive: buffer %d of %d bytes, but core %d declared a send of %d bytes to it",
-                       bufName, nbytes, s->owner, s->nbytes);
-            *o = s->dir_next; /* the send fails; it stays an orphan no more */
-            if (s->magic == STAGED_MAGIC) {
-                answer(s, LQCD_ERR_SIZE);
-            } else {
-                atomic_store(&s->err, LQCD_ERR_SIZE);
-                notify(s->owner);
-            }
+    struct lqcd_chan *prev = NULL;
+    for (struct lqcd_chan *s = e->ohead, *next; s; s = next) {
+        next = s->dir_next;
+        if (s->nbytes == nbytes) {
+            prev = s;
             continue;
         }
-        o = &s->dir_next;
+        if (!bad++)
+            seterr(LQCD_ERR_SIZE, "declareReceive: buffer %d of %d bytes, but core %d declared a send of %d bytes to it",
+                   bufName, nbytes, s->owner, s->nbytes);
+        /* the send fails; it stays an orphan no more */
+        if (prev)
+            prev->dir_next = next;
+        else
+            e->ohead = next;
+        if (e->otail == s)
+            e->otail = prev;
+        if (s->magic == STAGED_MAGIC) {
+            answer(s, LQCD_ERR_SIZE);
+        } else {
+            atomic_store(&s->err, LQCD_ERR_SIZE);
+            notify(s->owner);
+        }
     }
     if (bad)
         goto out;
@@ -718,17 +908,12 @@ void *declareReceive(void *buffer, int nbytes, int bufName)
         seterr(LQCD_ERR_NOMEM, "declareReceive: out of memory");
         goto out;
     }
-    for (struct lqcd_chan **o = &c->orphans; *o;) {
-        struct lqcd_chan *s = *o;
-        if (s->name == bufName) {
-            *o = s->dir_next;
-            link_send(s, r);
-            continue;
-        }
-        o = &s->dir_next;
+    for (struct lqcd_chan *s = e->ohead, *next; s; s = next) {
+        next = s->dir_next;
+        link_send(s, r);
     }
-    r->dir_next = c->recvs;
-    c->recvs = r;
+    e->ohead = e->otail = NULL;
+    e->recv = r;
 out:
     pthread_mutex_unlock(&c->dir_lock);
     return r;
@@ -755,10 +940,13 @@ static struct lqcd_chan *declare_send(struct lqcd_core *c, const char *call, voi
     } else {
         s->remote = host;
         s->relative = relative;
-        if (r)
+        if (r) {
             link_send(s, r);
-        else
-            add_orphan(rc, s);
+        } else if (add_orphan(rc, s) != 0) {
+            s->magic = 0; /* freed with the run */
+            s = NULL;
+            seterr(LQCD_ERR_NOMEM, "%s: out of memory", call);
+        }
     }
     pthread_mutex_unlock(&rc->dir_lock);
     return s;
@@ -786,27 +974,36 @@ void *declareSendRelative(void *buffer, int nbytes, int relativeHost, int remote
                ebsp_self->pid);
         return NULL;
     }
-    int d = relativeHost < 0 ? -relativeHost : relativeHost;
-    if (d < 1 || d > L.ndims) {
+    /* compared before any negation: -INT_MIN does not exist */
+    if (relativeHost == 0 || relativeHost < -L.ndims || relativeHost > L.ndims) {
         seterr(LQCD_ERR_DIRECTION, "declareSendRelative: direction %d (want +-1 .. +-%d)", relativeHost, L.ndims);
         return NULL;
     }
+    int d = relativeHost < 0 ? -relativeHost : relativeHost;
     int host = c->nb[2 * (d - 1) + (relativeHost < 0)];
     return declare_send(c, "declareSendRelative", buffer, nbytes, host, remoteBuffer, relativeHost);
 }
 
 /* ---- operations ---- */
 
-/* The caller's channel, or NULL (error set). */
+/* The caller's channel, or NULL (error set). The handle is looked up
+ * among the channels declared in this run, never followed before: a
+ * wild pointer, a freed channel of an earlier run or a stack address is
+ * refused like NULL. */
 static struct lqcd_chan *chan_of(void *opaque, const char *call)
 {
-    struct lqcd_chan *ch = opaque;
     struct ebsp_core *self = ebsp_self;
     if (!self) {
         seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core", call);
         return NULL;
     }
-    if (user_pointer_small(ch, 1) || (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC)) {
+    if (!handle_live(opaque)) {
+        seterr(LQCD_ERR_CHANNEL, "%s: %p is not a channel (declareReceive/declareSend* returned NULL?)", call,
+               opaque);
+        return NULL;
+    }
+    struct lqcd_chan *ch = opaque;
+    if (ch->magic != SEND_MAGIC && ch->magic != RECV_MAGIC) { /* a declaration that failed half-way */
         seterr(LQCD_ERR_CHANNEL, "%s: %p is not a channel (declareReceive/declareSend* returned NULL?)", call,
                opaque);
         return NULL;
@@ -815,6 +1012,8 @@ static struct lqcd_chan *chan_of(void *opaque, const char *call)
         seterr(LQCD_ERR_CHANNEL, "%s: the channel belongs to core %d, not to core %d", call, ch->owner, self->pid);
         return NULL;
     }
+    if (!core_of_caller(call, 1)) /* not initialised, or shut down: the API's error */
+        return NULL;
     return ch;
 }
 
@@ -990,12 +1189,13 @@ int testCompletion(void *opaque)
 
 /* Why ch (in flight) has not completed; fills err. Returns 1 when it never
  * can (the other side left), 0 when it may still. */
-static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+/* What ch (in flight) waits for, in what (size bytes); returns 1 when it
+ * never can complete (the other side left), with *codep its error. */
+static int explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep)
 {
-    char what[ERR_MAX - 40];
     int hopeless = 0, code = LQCD_ERR_TIMEOUT;
     if (ch->magic == SEND_MAGIC && ch->rank >= 0) {
-        snprintf(what, sizeof what,
+        snprintf(what, size,
                  "the send to buffer %d of core %d (MPI rank %d) is pending: core %d has not declared or not armed it",
                  ch->name, ch->remote, ch->rank, ch->remote);
     } else if (ch->magic == SEND_MAGIC) {
@@ -1005,18 +1205,18 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
         if (!atomic_load(&ch->target)) {
             code = hopeless ? LQCD_ERR_NO_BUFFER : code;
             if (hopeless)
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
                          ch->name, host, host, left);
             else
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not declared it",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not declared it",
                          ch->name, host, host);
         } else {
             code = hopeless ? LQCD_ERR_PARTNER : code;
             if (hopeless)
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d %s without arming it",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without arming it",
                          ch->name, host, host, left);
             else
-                snprintf(what, sizeof what, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
                          ch->name, host, host);
         }
     } else {
@@ -1048,22 +1248,131 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
         for (int i = 0; i < k && i < 6; i++)
             snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", i ? "," : "", lowest[i]);
         if (k == 0 && L.ranks)
-            snprintf(what, sizeof what,
+            snprintf(what, size,
                      "nothing arrived in buffer %d of core %d: no core of its MPI rank declared a send to it, "
                      "and nothing came from the other ranks", ch->name, ch->owner);
         else if (k == 0)
-            snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
                      ch->name, ch->owner, hopeless ? " and all others left" : "");
         else
-            snprintf(what, sizeof what, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
                      ch->name, ch->owner, k > 1 ? "s" : "", senders, k > 6 ? ",..." : "",
                      hopeless ? " (all left)" : "");
     }
+    *codep = code;
+    return hopeless;
+}
+
+static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+{
+    char what[ERR_MAX - 40];
+    int code;
+    int hopeless = explain_text(ch, what, sizeof what, &code);
     if (hopeless)
         seterr(code, "%s: %s", call, what);
     else if (timed_out)
         seterr(code, "%s: %d ms passed; %s", call, ms, what);
     return hopeless;
+}
+
+/* ---- deadlocks of LQCD waits ---- */
+
+/* Whether the place of a core that does not run is a barrier's (enum
+ * ebsp_where). */
+static int in_barrier(int where)
+{
+    return where == WHERE_SYNC || where == WHERE_BARRIER || where == WHERE_HOST_SYNC || where == WHERE_END ||
+           where == WHERE_LQCD;
+}
+
+/* Whether ch, waited for by a core asleep, can still complete without a
+ * core that runs: only running cores start, arm and copy. */
+static int stuck(struct lqcd_chan *ch)
+{
+    if (!ch || atomic_load(&ch->err))
+        return 0;
+    int st = atomic_load(&ch->state);
+    return ch->magic == SEND_MAGIC ? st == CH_PENDING : st == CH_ARMED;
+}
+
+struct core_look {
+    unsigned seq;
+    int where, arrivals;
+};
+
+/* Every core's state; 1 when all cores are blocked: asleep in an LQCD wait
+ * (at least one) that no core can end, waiting in a barrier round that one
+ * of those never reaches, or finished. The LQCD waiters run no more, as
+ * nothing they wait for can happen without a core that runs; the barrier
+ * round they have not reached never ends. */
+static int look_all(struct core_look *v)
+{
+    int n = L.n, waiters = 0, least = INT_MAX;
+    for (int p = 0; p < n; p++) {
+        v[p].seq = atomic_load(&L.cores[p].wait_seq);
+        v[p].where = sched_where(p);
+        v[p].arrivals = sched_arrivals(p);
+    }
+    /* the cheap looks first: a halo exchange's cores sleep often, and
+       most of the time some core runs */
+    for (int p = 0; p < n; p++) {
+        if (v[p].seq & 1) {
+            if (!stuck(atomic_load(&L.cores[p].waited)))
+                return 0; /* it will complete */
+            waiters++;
+            least = v[p].arrivals < least ? v[p].arrivals : least;
+        } else if (v[p].where != WHERE_FINISHED && !in_barrier(v[p].where)) {
+            return 0; /* it runs */
+        }
+    }
+    if (!waiters)
+        return 0;
+    for (int p = 0; p < n; p++)
+        if (!(v[p].seq & 1) && in_barrier(v[p].where) && v[p].arrivals <= least)
+            return 0; /* a round every waiter passed: released, not yet running */
+    for (int p = 0; p < n; p++) {
+        char what[ERR_MAX];
+        int code;
+        if ((v[p].seq & 1) && explain_text(atomic_load(&L.cores[p].waited), what, sizeof what, &code))
+            return 0; /* it fails at its next look: the other side left */
+    }
+    return 1;
+}
+
+/* Called by a core about to sleep in an LQCD wait (its wait_seq odd):
+ * when every core is blocked for good, reports the deadlock, naming each
+ * LQCD wait, stops the run and returns 1. Looks twice and compares, so
+ * that a core that ran in between (its wait_seq, place or arrivals
+ * changed) is seen. In one process only: across MPI ranks a message from
+ * another rank may end a wait (the watchdog, EBSP_TIMEOUT, reports there). */
+static int deadlock_check(void)
+{
+    int n = L.n;
+    if (L.ranks || n <= 0 || atomic_load(&L.deadlocked))
+        return 0;
+    struct core_look *v = malloc(2 * (size_t)n * sizeof *v);
+    if (!v)
+        return 0;
+    int dead = look_all(v) && look_all(v + n) && !memcmp(v, v + n, (size_t)n * sizeof *v);
+    if (dead && !atomic_exchange(&L.deadlocked, 1) && !sched_stopped()) {
+        size_t cap = (size_t)n * (ERR_MAX + 32) + 1, at = 0;
+        char *text = malloc(cap);
+        for (int p = 0; text && p < n; p++) {
+            if (!(v[p].seq & 1))
+                continue;
+            char what[ERR_MAX];
+            int code;
+            explain_text(atomic_load(&L.cores[p].waited), what, sizeof what, &code);
+            at += (size_t)snprintf(text + at, cap - at, "  core %02d in %s: %s\n", p,
+                                   atomic_load(&L.cores[p].wait_call), what);
+        }
+        if (text)
+            goLqcdDeadlock(text);
+        free(text);
+        sched_stop();
+    }
+    free(v);
+    return dead;
 }
 
 /* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
@@ -1073,6 +1382,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
     int pid = self->pid;
     struct lqcd_core *c = &L.cores[pid];
     uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
+    uint64_t last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
     int first = 0; /* v[0..first) are complete */
     for (int round = 0;; round++) {
         unsigned ev = atomic_load(&c->ev);
@@ -1114,19 +1424,34 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
                 explain(v[first], call, ms, 1);
                 return 0;
             }
-            long left = (long)((deadline - now + 999999u) / 1000000u);
-            slice = left < slice ? left : slice;
+            uint64_t left = (deadline - now + 999999u) / 1000000u; /* up to INT_MAX ms: not a 32-bit long */
+            slice = left < (uint64_t)slice ? (long)left : slice;
         }
         atomic_store(&c->sleeping, 1);
+        atomic_store(&c->waited, v[first]);
+        atomic_store(&c->wait_call, call);
+        if (ms < 0) /* a wait with a limit ends by itself: no deadlock */
+            atomic_fetch_add(&c->wait_seq, 1); /* odd: asleep, for the deadlock check */
+        self->where = WHERE_LQCD_WAIT;
         if (status(v[first], call, idle_ok) == 0) {
+            /* every core blocked for good: reported, the run stops (a look
+               at every core: at the first sleep of a wait, then every
+               DEADLOCK_LOOK_NS) */
+            uint64_t now = ebsp_now_ns();
+            if (!L.ranks && ms < 0 && now - last_look >= DEADLOCK_LOOK_NS) {
+                last_look = now;
+                deadlock_check();
+            }
             /* a coroutine core parks, its worker free for the other cores
                (polling by yielding made a 64 KiB halo exchange 13x slower
                than threads: the pollers kept every worker busy) */
-            self->where = WHERE_LQCD_WAIT;
             /* across ranks this core looks for messages itself */
-            sched_wait(&c->ev, ev, L.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
-            self->where = WHERE_RUNNING;
+            if (!sched_stopped())
+                sched_wait(&c->ev, ev, L.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
         }
+        self->where = WHERE_RUNNING;
+        if (ms < 0)
+            atomic_fetch_add(&c->wait_seq, 1); /* even: awake */
         atomic_store(&c->sleeping, 0);
     }
 }
@@ -1151,6 +1476,12 @@ int waitForMultiple(void *opaque[], int count, int milliseconds)
         seterr(LQCD_ERR_ARG, "waitForMultiple: %s", count < 0 ? "negative count" : "NULL array");
         return -1;
     }
+    if ((size_t)count > SIZE_MAX / sizeof *opaque) { /* 32-bit: the bytes do not fit in a size_t */
+        seterr(LQCD_ERR_ARG, "waitForMultiple: %d handles do not fit in the address space", count);
+        return -1;
+    }
+    if (!check_memory("waitForMultiple", "the array of handles", opaque, (size_t)count * sizeof *opaque, 0))
+        return -1;
     enum { ON_STACK = 64 };
     struct lqcd_chan *local[ON_STACK], **v = local;
     if (count > ON_STACK && !(v = malloc((size_t)count * sizeof *v))) {
@@ -1339,10 +1670,9 @@ static void arrived(struct wire_head *h, int len, int from)
     struct lqcd_core *rc = &L.cores[h->dst];
     pthread_mutex_lock(&rc->dir_lock);
     r = find_recv(rc, h->name);
-    if (!r && !gone(h->dst))
-        add_orphan(rc, st); /* declareReceive takes it */
+    int kept = !r && !gone(h->dst) && add_orphan(rc, st) == 0; /* declareReceive takes it */
     pthread_mutex_unlock(&rc->dir_lock);
-    if (!r && gone(h->dst))
+    if (!r && !kept)
         answer(st, LQCD_ERR_NO_BUFFER);
     else if (r && r->nbytes != st->nbytes)
         answer(st, LQCD_ERR_SIZE);
@@ -1586,9 +1916,13 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
     struct lqcd_core *c = collective_core(call);
     if (!c)
         return;
+    size_t es = is_float ? sizeof(float) : sizeof(double);
     if (n < 0 || (n > 0 && !x)) {
         seterr(LQCD_ERR_ARG, "%s: %s", call, n < 0 ? "negative length" : "NULL array");
         n = 0; /* still take part, or the others would wait forever */
+    } else if ((size_t)n > SIZE_MAX / es) { /* 32-bit: the bytes do not fit in a size_t */
+        seterr(LQCD_ERR_ARG, "%s: %d elements do not fit in the address space", call, n);
+        n = 0;
     } else if (!check_memory(call, "the array", x, (size_t)n * (is_float ? sizeof(float) : sizeof(double)), 1)) {
         n = 0; /* as for NULL */
     }

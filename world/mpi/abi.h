@@ -61,6 +61,16 @@ struct mpiw_lib {
     int *rank_of;
     int nrecv, recv_left, nsend, cap;
     int *left, nleft; /* by rank: messages of its block not yet arrived */
+    /* the receives waited for: of each rank still receiving, the first
+     * message of its block not yet arrived (a copy of its request), and
+     * which rank and message that is */
+    MPI_Request *waiting;
+    int *waiting_rank, *next; /* next: by rank, the index in reqs of its waited message */
+    int nwaiting;
+    /* the sends: their messages, started a window at a time (mpi.c) */
+    char **piece_at;
+    int *piece_count, *piece_tag;
+    int send_next, send_end, sends_out, window;
     int finalized;
     int tag_ub; /* the largest tag (MPI_TAG_UB), 0 when not known */
 };

@@ -70,8 +70,13 @@ void mpiw_block_limit(int64_t bytes);
 
 /* One exchange of blocks: a receive of recv_len[r] bytes from each rank r
  * with recv_len[r] > 0, a send of send_len[r] bytes to each rank with
- * send_len[r] > 0 (buffers stay valid until mpiw_next_arrival returns -1). */
-int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, char *const *recv, const int64_t *recv_len);
+ * send_len[r] > 0 (buffers stay valid until mpiw_next_arrival returns -1),
+ * and room for more_sends messages queued by mpiw_queue_send. */
+int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, char *const *recv, const int64_t *recv_len,
+              int64_t more_sends);
+/* After mpiw_post: len bytes at at to rank r with tag, sent after what
+ * was queued before (of at most more_sends messages in all). */
+int mpiw_queue_send(char *at, int64_t len, int r, int tag);
 /* The rank whose block arrived next, or -1 once every block arrived and
  * every send completed; -2 on an MPI error. */
 int mpiw_next_arrival(void);

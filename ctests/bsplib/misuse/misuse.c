@@ -4,6 +4,7 @@
  * cores unless the case needs another count.
  */
 #include <bsp.h>
+#include <lqcd_msg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,18 @@ static void spmd(void)
         return;
     if (is("end_while_others_sync") && s == 2)
         bsp_end();
+    if (is("lqcd_deadlock") && s == 1) { /* waits for ever for a send core 0 declared, never started */
+        initMachine();
+        static int in;
+        void *rx = declareReceive(&in, sizeof in, 7);
+        startReceive(rx);
+        waitFor(rx, -1);
+    }
+    if (is("lqcd_deadlock") && s == 0) {
+        static int out;
+        initMachine();
+        declareSendTo(&out, sizeof out, 1, 7);
+    }
     if (is("exit_inside") && s == 0)
         exit(3);
     if (is("loop") && s == 1)
