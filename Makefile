@@ -130,9 +130,11 @@ stress: lib
 	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^TestStress$$'
 
 # The BSPlib programs of TestMPIStress under mpirun, STRESS_RUNS times in
-# each layout and scheduler (not part of make test: ~10 s per run).
+# each layout and scheduler (not part of make test: ~10 s per run), and the
+# ends of a job of TestMPIEndStress (bsp_abort, exit, deadlock, an EBSP
+# host refused) STRESS_RUNS times each: hangs, mpirun crashes, stray lines.
 stress-mpi: lib
-	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^TestMPIStress$$' | grep -v '^=== RUN'
+	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^TestMPI(End)?Stress$$' | grep -v '^=== RUN'
 
 # make stress, short: part of make test.
 test-stress: lib

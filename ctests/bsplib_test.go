@@ -244,7 +244,7 @@ ebsp:   cores 00-01,03 waiting in bsp_sync (superstep 1)
 ebsp:   core 02 waiting in bsp_end (superstep 1)
 ebsp: run stopped: deadlock`},
 	{name: "exit_inside", exit: 3, stderr: `
-ebsp: ERROR: the program exits during a BSPlib SPMD section (exit, or a return from main, before every core called bsp_end)`},
+ebsp: ERROR: the program exits during a BSPlib SPMD section (exit, or a return from main, before every core called bsp_end): exit status 3 on core 00 in superstep 1`},
 	{name: "loop", env: []string{"EBSP_TIMEOUT=2"}, exit: 1, signal: true, stderr: `
 ebsp: BSP ERROR: no progress for 2 s (EBSP_TIMEOUT): the run is stopped
 ebsp:   cores 00,02-03 waiting in bsp_sync (superstep 1)
