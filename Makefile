@@ -134,6 +134,7 @@ stress: lib
 # ends of a job of TestMPIEndStress (bsp_abort, exit, deadlock, an EBSP
 # host refused) STRESS_RUNS times each: hangs, mpirun crashes, stray lines.
 stress-mpi: lib
+	@command -v mpirun >/dev/null 2>&1 || echo "stress-mpi: SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
 	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^TestMPI(End)?Stress$$' | grep -v '^=== RUN'
 
 # make stress, short: part of make test.
@@ -216,8 +217,10 @@ test-c: lib lib32
 # BSPlib programs under Open MPI's mpirun (ctests/mpi_test.go): the
 # conform_* and example_* programs in three layouts of ranks, bsp_abort and
 # a crash on one rank, bsprun --ranks. They skip themselves without mpirun
-# (apt-get install openmpi-bin libopenmpi-dev).
+# (apt-get install openmpi-bin libopenmpi-dev), and go test hides a skip:
+# without mpirun this target says so on a line of its own.
 test-mpi: lib
+	@command -v mpirun >/dev/null 2>&1 || echo "test-mpi: SKIPPED: mpirun not found, the BSPlib programs did not run under MPI (apt-get install openmpi-bin libopenmpi-dev)"
 	$(GO) test -count=1 -run 'TestBSPlibUnderMPI|TestMPI' ./ctests/
 
 # Every C test in the test world that copies each block between cores, as

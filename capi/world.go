@@ -32,9 +32,19 @@ var (
 )
 
 // joinMPI starts MPI when the program runs under mpirun with several
-// ranks, and returns the mesh of the whole job's cores; else mesh as it is.
+// ranks, and returns the mesh of the whole job's cores (also for one rank
+// when EBSP_RANK_CORES is set); else mesh as it is.
 func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
-	if env.MPIRanksOf(get) < 2 {
+	if ranks := env.MPIRanksOf(get); ranks < 2 {
+		if ranks == 1 && get(env.RankCores) != "" {
+			// mpirun -n 1 -x EBSP_RANK_CORES=C: a job of one rank of C
+			// cores, as with more ranks (no MPI is needed for one)
+			perRank, err := env.RankCoresOf(get)
+			if err != nil {
+				complain(err.Error())
+			}
+			return emesh.SquarestMesh(perRank)
+		}
 		return mesh, nil
 	}
 	perRank, err := env.RankCoresOf(get)

@@ -235,7 +235,8 @@ func TestBSPlibUnderMPI(t *testing.T) {
 // exit(3) ("main-exit"), a return ("main-return"); or every rank returns
 // from main before bsp_init ("early-return"); or every pid returns from the
 // SPMD function without bsp_end, pid 0 into main, which returns 0
-// ("no-end"), or all but pid 0, which syncs ("no-end-wait").
+// ("no-end"), or all but pid 0, which syncs ("no-end-wait"); or pid 0's
+// bsp_begin asks for 1000 cores ("too-many").
 const stopSource = `#include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,7 +246,7 @@ static const char *how = "abort";
 
 static void spmd(void)
 {
-    bsp_begin(bsp_nprocs());
+    bsp_begin(strcmp(how, "too-many") == 0 ? 1000 : bsp_nprocs());
     bsp_sync();
     if (bsp_pid() == 0 && strcmp(how, "exit") == 0)
         exit(0);
@@ -400,6 +401,7 @@ func jobEnds() []jobEnd {
 		{"exit3-first", x41, 3, 0, []string{exitLine(3, 0, 1)}},
 		{"exit", x22, 1, 0, []string{exitLine(0, 0, 1)}},
 		{"main-abort", x41, 1, 0, []string{"no section today"}},
+		{"too-many", x41, 1, 0, []string{"ebsp: ERROR: bsp_begin: 1000 cores requested; mpirun started 4 ranks of 1 core(s) (EBSP_RANK_CORES): 1..4"}},
 		{"main-exit", x21, 3, 0, nil},
 		{"no-end", x41, 0, 0, []string{exitLine(0, 0, 1)}},
 		{"no-end-wait", x41, 1, 0, []string{"ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization",
@@ -684,4 +686,33 @@ func TestMPIEndStress(t *testing.T) {
 		}
 	}
 	t.Log("\n" + strings.Join(rows, "\n"))
+}
+
+// mpirun -n 1 -x EBSP_RANK_CORES=C runs C cores, as C cores per rank do
+// with more ranks; without EBSP_RANK_CORES, one rank is the one process
+// of EBSP_MESH (16 cores).
+func TestMPIOneRank(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "example_hello"), nil, true)
+	for _, c := range []struct {
+		env   []string
+		cores int
+	}{{[]string{"EBSP_RANK_CORES=8"}, 8}, {[]string{"EBSP_RANK_CORES=3", "EBSP_MESH=2x2"}, 3}, {nil, 16}} {
+		args := []string{"--oversubscribe", "-n", "1"}
+		if os.Geteuid() == 0 {
+			args = append([]string{"--allow-run-as-root"}, args...)
+		}
+		for _, kv := range c.env {
+			args = append(args, "-x", kv)
+		}
+		stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", append(args, bin), nil)
+		want := ""
+		for i := 0; i < c.cores; i++ {
+			want += fmt.Sprintf("Hello from core %d of %d\n", i, c.cores)
+		}
+		if code != 0 || sortedLines(stdout) != sortedLines(want) || stderr != "" {
+			t.Errorf("mpirun %s: exit status %d\nstdout:\n%s\nwant (sorted):\n%sstderr:\n%s", strings.Join(args, " "), code, stdout, want, stderr)
+		}
+	}
 }
