@@ -118,13 +118,15 @@ func goCoreAbort(pid C.int, msg *C.char) {
 }
 
 // goWorldDiverged reports, on rank 0, ranks of an MPI world whose cores
-// wait in different barriers, as a deadlock of one process is; the other
-// ranks wait for rank 0 to end the job.
+// wait in different barriers, as a deadlock of one process is; every rank
+// saw the same headers, so the others end quietly while rank 0 ends the
+// job (endJob).
 //
 //export goWorldDiverged
 func goWorldDiverged() {
 	if mpiProc.Rank != 0 {
-		select {}
+		endedElsewhere = true
+		return
 	}
 	lines := machine.StallReportOf(engine.DeadlockHeader, func(pid int) (engine.Where, int) {
 		r := pid / mpiProc.PerRank
@@ -162,6 +164,9 @@ func goReportStall(kind C.int) {
 		return engine.Where(C.sched_where(C.int(pid))), c.Superstep()
 	}
 	if kind == C.STALL_TIMEOUT && mpiSection != nil {
+		if mpiProc.Rank != 0 && sentPlaces(place) {
+			return // rank 0 reported, and ends the job
+		}
 		place = jobPlaces(place)
 	}
 	reportStall(machine.StallReportOf(header, place), reason)
@@ -177,20 +182,33 @@ const (
 	reportGrace = 10 * time.Second
 )
 
-// jobPlaces is where the cores of the job are, on rank 0: those of other
-// ranks as they sent them (else "on other MPI ranks"). On the other
-// ranks it sends theirs and waits for rank 0's report.
-func jobPlaces(local func(pid int) (engine.Where, int)) func(pid int) (engine.Where, int) {
+// sentPlaces sends rank 0, from another rank, where its cores are, and
+// waits reportGrace for rank 0 to end the job: true when it did (this
+// rank then says nothing).
+func sentPlaces(local func(pid int) (engine.Where, int)) bool {
 	first, n := mpiSection.LocalRange()
+	places := make([]int32, 0, 2*n)
+	for pid := first; pid < first+n; pid++ {
+		w, step := local(pid)
+		places = append(places, int32(w), int32(step))
+	}
+	if mpiProc.SendPlaces(places) != nil {
+		return false
+	}
+	for end := time.Now().Add(reportGrace); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if mpiProc.EndArrived() {
+			endedElsewhere = true
+			return true
+		}
+	}
+	return false
+}
+
+// jobPlaces is where the cores of the job are, on rank 0: those of other
+// ranks as they sent them (else "on other MPI ranks"); on another rank
+// (rank 0 did not end the job) its own.
+func jobPlaces(local func(pid int) (engine.Where, int)) func(pid int) (engine.Where, int) {
 	if mpiProc.Rank != 0 {
-		places := make([]int32, 0, 2*n)
-		for pid := first; pid < first+n; pid++ {
-			w, step := local(pid)
-			places = append(places, int32(w), int32(step))
-		}
-		if mpiProc.SendPlaces(places) == nil {
-			time.Sleep(reportGrace)
-		}
 		return local
 	}
 	sent := mpiProc.ReceivePlaces(placesWait)

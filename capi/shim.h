@@ -469,6 +469,7 @@ extern void goWorldLocal(int nprocs, int *first, int *count);
 /* Ends this rank: a rank other than 0 after its section (0), or the whole
  * job after a stopped section (non-zero). Returns only outside mpirun. */
 extern void goWorldEnd(int code);
-extern void goWorldFinalize(void);
+/* MPI's end when the program exits with status (world.c's on_exit). */
+extern void goWorldFinalize(int status);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * The MPI world's hooks: a barrier round completed with the other ranks
  * (world/mpi/mpi.c; no call into Go when no core has records to send),
- * and MPI ended when rank 0 exits (capi/world.go).
+ * and MPI ended when a rank exits (capi/world.go), which needs the exit
+ * status: on_exit, not atexit.
  */
+#define _DEFAULT_SOURCE /* on_exit, also under -std=c99 (make test-shim) */
 #include "shim.h"
 #include "../world/mpi/mpi.h"
 
@@ -25,15 +27,17 @@ static int world_round(int kind)
 
 static const struct sched_hooks world_hooks = {.round = world_round};
 
-static void world_exit(void)
+static void world_exit(int status, void *arg)
 {
+    (void)arg;
     if (ebsp_world_ranks > 1)
-        goWorldFinalize();
+        goWorldFinalize(status);
 }
 
 __attribute__((constructor)) static void world_register(void)
 {
     sched_add_hooks(&world_hooks);
     mpiw_stop_check(sched_stopped);
-    atexit(world_exit);
+    mpiw_on_end(sched_stop); /* another rank ends the job: the cores leave, quietly */
+    on_exit(world_exit, NULL);
 }

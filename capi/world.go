@@ -23,12 +23,28 @@ var (
 	mpiSection *mpi.World   // the running section's transport
 	// rank 0 after the first section: the other ranks have ended
 	mpiAlone bool
+	// the ranks of the last section (0: rank 0 alone), which endJob tells
+	mpiSectionRanks int
+	// another rank ends the job (it reports, and says so: EndArrived, or
+	// every rank knows, as after rounds that diverged): this one ends
+	// quietly with status 0
+	endedElsewhere bool
 )
 
 // joinMPI starts MPI when the program runs under mpirun with several
-// ranks, and returns the mesh of the whole job's cores; else mesh as it is.
+// ranks, and returns the mesh of the whole job's cores (also for one rank
+// when EBSP_RANK_CORES is set); else mesh as it is.
 func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
-	if env.MPIRanksOf(get) < 2 {
+	if ranks := env.MPIRanksOf(get); ranks < 2 {
+		if ranks == 1 && get(env.RankCores) != "" {
+			// mpirun -n 1 -x EBSP_RANK_CORES=C: a job of one rank of C
+			// cores, as with more ranks (no MPI is needed for one)
+			perRank, err := env.RankCoresOf(get)
+			if err != nil {
+				complain(err.Error())
+			}
+			return emesh.SquarestMesh(perRank)
+		}
 		return mesh, nil
 	}
 	perRank, err := env.RankCoresOf(get)
@@ -68,6 +84,7 @@ func beginMPISection(m *engine.Machine, nprocs int) (int, error) {
 				"so a later section has only the %d core(s) of rank 0 (%s)", nprocs, mpiProc.PerRank, env.RankCores)
 		}
 		m.UseTransport(nil)
+		mpiSectionRanks = 0
 		return nprocs, nil
 	}
 	nprocs, err := mpiProc.Agree(nprocs)
@@ -81,10 +98,12 @@ func beginMPISection(m *engine.Machine, nprocs int) (int, error) {
 		w, err := mpiProc.NewWorld(n, m.SyncFlags())
 		if err != nil {
 			complain(fmt.Sprintf("bsp_begin: rank %d: %v", mpiProc.Rank, err))
-			mpiProc.Abort(1)
+			C.out_flush()
+			mpiProc.EndJob(1)
 		}
 		w.UsePlacement(m.Placement)
 		mpiSection = w
+		mpiSectionRanks = w.Ranks()
 		C.ebsp_world_section = 1
 		return w
 	})
@@ -131,14 +150,19 @@ func endRank(code int) {
 }
 
 // refuseMPI ends every rank of an EBSP host that mpirun started several
-// times: the EBSP face runs in one process. Rank 0 says so.
+// times: the EBSP face runs in one process. Rank 0 says so and exits with
+// status 1, the others with 0 (all finalize first), so that mpirun names
+// rank 0 every time.
 func refuseMPI(call string) {
 	if mpiProc == nil {
 		return
 	}
 	complainOnce(fmt.Sprintf("%s: mpirun started %d ranks of this EBSP host program; an EBSP host and its cores run in one process: "+
 		"start it without mpirun (BSPlib programs, bsp.h, run across ranks)", call, mpiProc.Ranks))
-	endRank(1)
+	if mpiProc.Rank == 0 {
+		endRank(1)
+	}
+	endRank(0)
 }
 
 // goWorldFailed reports a round that failed (world.c): an MPI call, or
@@ -169,7 +193,7 @@ func goWorldLocal(nprocs C.int, first, count *C.int) {
 }
 
 // goWorldEnd ends a rank other than 0 after its section (code 0), or
-// every rank after a stopped one (code non-zero: MPI_Abort).
+// the job after a stopped section (code non-zero, endJob).
 //
 //export goWorldEnd
 func goWorldEnd(code C.int) {
@@ -179,30 +203,58 @@ func goWorldEnd(code C.int) {
 	mpiSection = nil
 	C.ebsp_world_section = 0
 	if code != 0 {
-		C.out_flush()
-		mpiProc.Abort(int(code))
+		endJob(int(code))
 	}
 	endRank(0)
 }
 
-// goWorldFinalize ends MPI at the exit of a rank (atexit, world.c): rank
-// 0 before its first section lets the others end too. A rank whose
-// section still runs (an exit before bsp_end) ends every rank, which
-// would wait for its cores for ever: quietly when they all left it too
-// (leftSection), else with MPI_Abort.
+// endJob ends the job from this rank, whose section stopped (its report
+// made): it tells the other ranks of the section, which stop where they
+// wait for the others (world.c's hook) and say nothing more, all
+// finalize, and this rank exits with code, the others with 0, so that
+// mpirun names this rank and exits with code (world/mpi/mpi.c says why
+// not MPI_Abort). A rank that another one ends quietly exits with 0.
+func endJob(code int) {
+	C.out_flush()
+	if endedElsewhere || mpiProc.EndArrived() {
+		endRank(0)
+	}
+	mpiProc.AnnounceEnd(mpiSectionRanks, code)
+	endRank(code)
+}
+
+// goWorldFinalize ends MPI at the exit of a rank with status (on_exit,
+// world.c): rank 0 before its first section lets the others end too. A
+// rank whose section still runs (an exit before bsp_end) ends the job,
+// whose other ranks would wait for its cores for ever: quietly, keeping
+// status, when they all left the section too (rank 0, whose pid 0 may
+// have returned from the SPMD function into main: leftSection); else as
+// endJob does, with status (1 for 0: the other ranks' cores could not
+// finish), the program's exit having said so (bsplib.c). A rank other
+// than 0 exits so during its section only by a call of exit inside it:
+// the return of its SPMD function is bsp_init's (goWorldLeave).
 //
 //export goWorldFinalize
-func goWorldFinalize() {
+func goWorldFinalize(status C.int) {
 	if mpiProc == nil {
 		return
 	}
 	if C.ebsp_world_section != 0 {
 		C.out_flush()
-		if !leftSection(machine.Core(0).Superstep(), leaveWait) {
-			mpiProc.Abort(1)
-		}
+		first, _ := mpiSection.LocalRange()
+		left := mpiProc.Rank == 0 && leftSection(machine.Core(first).Superstep(), leaveWait)
 		mpiSection = nil
 		C.ebsp_world_section = 0
+		if !left {
+			if !endedElsewhere && !mpiProc.EndArrived() {
+				mpiProc.AnnounceEnd(mpiSectionRanks, int(status))
+			}
+			mpiProc.Finalize()
+			if status == 0 {
+				mpiProc.EndJob(1) // finalized: exits with 1
+			}
+			return // the exit goes on with status
+		}
 	}
 	mpiProc.EndWithoutSection()
 	mpiProc.Finalize()
@@ -225,14 +277,15 @@ func leftSection(step, seconds int) bool {
 }
 
 // goWorldLeave ends a rank other than 0 whose cores all returned from the
-// SPMD function without bsp_end (leftSection).
+// SPMD function without bsp_end (leftSection); when another rank's cores
+// wait in a barrier instead, rank 0 reports the deadlock and ends the job.
 //
 //export goWorldLeave
 func goWorldLeave(pid C.int) {
-	if leftSection(machine.Core(int(pid)).Superstep(), 0) {
-		goWorldEnd(0)
+	if !leftSection(machine.Core(int(pid)).Superstep(), 0) {
+		goWorldDiverged() // rank 0 reports, and ends the job
 	}
-	goWorldDiverged() // rank 0 reports, and ends the job
+	goWorldEnd(0)
 }
 
 // endMPISection: the section is over; on rank 0 a later one runs alone.

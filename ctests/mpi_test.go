@@ -24,8 +24,12 @@ package ctests
 // which is refused across ranks, and do not print bsp_nprocs() after the
 // section, which is then the cores of rank 0.)
 //
-// TestMPIAbort and TestMPICrash stop a 2-rank run from the last pid, on
-// rank 1; TestMPIBsprun runs bsprun --ranks. All skip without mpirun.
+// TestMPIJobEnds ends jobs in the ways stopSource knows (bsp_abort, exit,
+// deadlock) and wants each end the same every time: mpirun's status and
+// banner, the program's lines once, no other line; TestMPIEndStress
+// repeats them (make stress-mpi). TestMPICrash stops a 2-rank run from the
+// last pid, on rank 1; TestMPIBsprun runs bsprun --ranks. All skip
+// without mpirun.
 // Every run has mpiTimeout: a hang fails the test.
 
 import (
@@ -125,7 +129,27 @@ func mpirunArgs(l mpiLayout, env []string, prog string, args ...string) []string
 // env added, in its own process group, killed after mpiTimeout.
 func runMPI(t *testing.T, dir, name string, args, env []string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), mpiTimeout)
+	r := runMPIOnce(t, dir, name, args, env, mpiTimeout)
+	if r.hung {
+		t.Fatalf("%s %s: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s",
+			name, strings.Join(args, " "), mpiTimeout, r.stdout, r.stderr)
+	}
+	return r.stdout, r.stderr, r.code
+}
+
+// mpiRun is the outcome of one run: its output, its exit status (128+N
+// when a signal N ended it), whether it had not ended within its time.
+type mpiRun struct {
+	stdout, stderr string
+	code           int
+	signaled, hung bool
+}
+
+// runMPIOnce is runMPI with a time limit of its own and a hang reported,
+// not fatal.
+func runMPIOnce(t *testing.T, dir, name string, args, env []string, limit time.Duration) mpiRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
@@ -139,21 +163,18 @@ func runMPI(t *testing.T, dir, name string, args, env []string) (stdout, stderr 
 	if cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the job, if any
 	}
-	if ctx.Err() != nil {
-		t.Fatalf("%s %s: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s",
-			name, strings.Join(args, " "), mpiTimeout, out.String(), errb.String())
-	}
+	r := mpiRun{stdout: out.String(), stderr: errb.String(), hung: ctx.Err() != nil}
 	var exitErr *exec.ExitError
 	switch {
 	case errors.As(err, &exitErr):
-		code = exitErr.ExitCode()
+		r.code = exitErr.ExitCode()
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			code = 128 + int(ws.Signal())
+			r.code, r.signaled = 128+int(ws.Signal()), true
 		}
-	case err != nil:
+	case err != nil && !r.hung:
 		t.Fatalf("%s: %v", name, err)
 	}
-	return out.String(), errb.String(), code
+	return r
 }
 
 func TestBSPlibUnderMPI(t *testing.T) {
@@ -207,14 +228,15 @@ func TestBSPlibUnderMPI(t *testing.T) {
 }
 
 // stopSource stops a run from the last pid (on the last rank) in superstep
-// 1: with bsp_abort (argument "abort"), a segmentation fault ("crash"), or
-// by computing for ever ("stall", which the watchdog ends); or from pid 0
-// with exit(0) ("exit"); or rank 0 ends in main before the section, while
+// 1: with bsp_abort (argument "abort"), a segmentation fault ("crash"),
+// exit(3) ("exit3"), or by computing for ever ("stall", which the watchdog
+// ends); or from pid 0 with exit(0) ("exit") or exit(3) ("exit3-first"); or rank 0 ends in main before the section, while
 // the other ranks wait for it in bsp_begin: bsp_abort ("main-abort"),
 // exit(3) ("main-exit"), a return ("main-return"); or every rank returns
 // from main before bsp_init ("early-return"); or every pid returns from the
 // SPMD function without bsp_end, pid 0 into main, which returns 0
-// ("no-end"), or all but pid 0, which syncs ("no-end-wait").
+// ("no-end"), or all but pid 0, which syncs ("no-end-wait"); or pid 0's
+// bsp_begin asks for 1000 cores ("too-many").
 const stopSource = `#include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,10 +246,12 @@ static const char *how = "abort";
 
 static void spmd(void)
 {
-    bsp_begin(bsp_nprocs());
+    bsp_begin(strcmp(how, "too-many") == 0 ? 1000 : bsp_nprocs());
     bsp_sync();
     if (bsp_pid() == 0 && strcmp(how, "exit") == 0)
         exit(0);
+    if (bsp_pid() == 0 && strcmp(how, "exit3-first") == 0)
+        exit(3);
     if (strcmp(how, "no-end") == 0 || (bsp_pid() != 0 && strcmp(how, "no-end-wait") == 0))
         return;
     if (bsp_pid() == bsp_nprocs() - 1) {
@@ -236,7 +260,9 @@ static void spmd(void)
         else if (strcmp(how, "stall") == 0)
             for (volatile unsigned i = 0;; i++)
                 ;
-        else
+        else if (strcmp(how, "exit3") == 0)
+            exit(3);
+        else if (strcmp(how, "crash") == 0)
             *(volatile int *)8 = 1;
     }
     bsp_sync();
@@ -281,14 +307,122 @@ func buildStop(t *testing.T) string {
 // mpiStopLayouts: the stopping pid alone on rank 1, and beside another.
 var mpiStopLayouts = []mpiLayout{{name: "2x1", ranks: 2, cores: 1}, {name: "2x2", ranks: 2, cores: 2}}
 
-// bsp_abort on the last rank: its message once, a non-zero exit, no hang.
-func TestMPIAbort(t *testing.T) {
+// A job's end under mpirun (stopSource's how, in a layout): mpirun's exit
+// status, the rank its banner names when that is not 0 (exitBanner: the
+// rank that ended the job, the same every time), and every line of the
+// program and the library, each once, in any order; nothing else.
+type jobEnd struct {
+	how    string
+	l      mpiLayout
+	status int
+	rank   int
+	lines  []string
+}
+
+// endProblems is what a run did otherwise than e wants, by kind: "hang"
+// (no end within its time), "mpirun crash" (mpirun ended by a signal),
+// "status", "banner" (mpirun's banner missing, or naming another rank or
+// status), "stray" (a line neither the program's nor mpirun's banner:
+// Open MPI's errors), "lines" (the program's lines missing or repeated).
+func endProblems(r mpiRun, e jobEnd) map[string]string {
+	p := map[string]string{}
+	if r.hung {
+		p["hang"] = "no end within its time"
+		return p
+	}
+	if r.signaled {
+		p["mpirun crash"] = fmt.Sprintf("mpirun ended by signal %d", r.code-128)
+	}
+	if r.code != e.status {
+		p["status"] = fmt.Sprintf("exit status %d, want %d", r.code, e.status)
+	}
+	rest, rank, status := splitBanner(r.stderr)
+	if e.status != 0 && (rank != e.rank || status != e.status) {
+		p["banner"] = fmt.Sprintf("mpirun's banner names rank %d, status %d; want rank %d, status %d", rank, status, e.rank, e.status)
+	}
+	want := map[string]int{}
+	for _, l := range e.lines {
+		want[l]++
+	}
+	var stray []string
+	for _, line := range strings.Split(r.stdout+rest, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if want[line] > 0 {
+			want[line]--
+			continue
+		}
+		stray = append(stray, line)
+	}
+	if len(stray) > 0 {
+		p["stray"] = strings.Join(stray, "\n")
+	}
+	for l, n := range want {
+		if n > 0 {
+			p["lines"] += fmt.Sprintf("missing: %q\n", l)
+		}
+	}
+	return p
+}
+
+// expectEnd runs e once and reports what differs.
+func expectEnd(t *testing.T, bin string, e jobEnd) {
+	t.Helper()
+	args := mpirunArgs(e.l, nil, bin, e.how)
+	r := runMPIOnce(t, filepath.Dir(bin), "mpirun", args, nil, mpiTimeout)
+	for kind, what := range endProblems(r, e) {
+		t.Errorf("mpirun %s: %s: %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), kind, what, r.stdout, r.stderr)
+	}
+}
+
+// The exits of a BSPlib section's cores: "the program exits during a BSPlib
+// SPMD section" with its status, core and superstep.
+func exitLine(status, pid, step int) string {
+	return fmt.Sprintf("ebsp: ERROR: the program exits during a BSPlib SPMD section (exit, or a return from main, "+
+		"before every core called bsp_end): exit status %d on core %02d in superstep %d", status, pid, step)
+}
+
+// jobEnds are the ends of a job that TestMPIJobEnds checks once each and
+// make stress-mpi many times (TestMPIEndStress).
+func jobEnds() []jobEnd {
+	x41, x22, tcp := mpiLayout{name: "4x1", ranks: 4, cores: 1}, mpiLayout{name: "2x2", ranks: 2, cores: 2},
+		mpiLayout{name: "tcp4x1", ranks: 4, cores: 1, tcp: true}
+	x21 := mpiLayout{name: "2x1", ranks: 2, cores: 1}
+	abort := func(l mpiLayout) jobEnd {
+		last := l.ranks*l.cores - 1
+		return jobEnd{"abort", l, 1, l.ranks - 1, []string{fmt.Sprintf("pid %d gives up", last),
+			fmt.Sprintf("ebsp: run stopped: bsp_abort on core %02d in superstep 1", last)}}
+	}
+	return []jobEnd{
+		abort(x41), abort(x22), abort(tcp), abort(x21),
+		{"exit3", x41, 3, 3, []string{exitLine(3, 3, 1)}},
+		{"exit3", x22, 3, 1, []string{exitLine(3, 3, 1)}},
+		{"exit3-first", x41, 3, 0, []string{exitLine(3, 0, 1)}},
+		{"exit", x22, 1, 0, []string{exitLine(0, 0, 1)}},
+		{"main-abort", x41, 1, 0, []string{"no section today"}},
+		{"too-many", x41, 1, 0, []string{"ebsp: ERROR: bsp_begin: 1000 cores requested; mpirun started 4 ranks of 1 core(s) (EBSP_RANK_CORES): 1..4"}},
+		{"main-exit", x21, 3, 0, nil},
+		{"no-end", x41, 0, 0, []string{exitLine(0, 0, 1)}},
+		{"no-end-wait", x41, 1, 0, []string{"ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization",
+			"ebsp:   core 00 waiting in bsp_sync (superstep 1)",
+			"ebsp:   cores 01-03 returned from its SPMD function without bsp_end (superstep 1)",
+			"ebsp: run stopped: deadlock"}},
+	}
+}
+
+// A job ends one way: bsp_abort on the last rank (its message once, the
+// job's status 1 with mpirun's banner naming that rank, no other line),
+// exit(3) inside the section (status 3), rank 0 ending before the section
+// while the other ranks wait in theirs (main-abort, main-exit), cores
+// returning from the SPMD function without bsp_end (as in one process, the
+// program's exit says so once and keeps its status; a core waiting for them
+// is a deadlock, reported once).
+func TestMPIJobEnds(t *testing.T) {
 	needMPI(t)
 	bin := buildStop(t)
-	for _, l := range mpiStopLayouts {
-		t.Run(l.name, func(t *testing.T) {
-			expectStop(t, bin, l, "abort", false, fmt.Sprintf("pid %d gives up", l.ranks*l.cores-1))
-		})
+	for _, e := range jobEnds() {
+		t.Run(e.how+"/"+e.l.name, func(t *testing.T) { expectEnd(t, bin, e) })
 	}
 }
 
@@ -308,34 +442,49 @@ func expectStop(t *testing.T, bin string, l mpiLayout, how string, ok bool, msg 
 	}
 }
 
-// Ranks that end early: rank 0 before its first bsp_begin while the
-// other ranks wait in theirs, pid 0 by exit in the section (the job ends
-// with rank 0's status, a message at most once, no hang); and cores that
-// return from the SPMD function without bsp_end (as in one process, the
-// program's exit says so once and keeps its status, and a core waiting
-// for them is a deadlock, reported once).
+// Ranks that end early, in the layouts of 2 ranks (TestMPIJobEnds has
+// the exact lines): rank 0 before its first bsp_begin while the other
+// ranks wait in theirs, every rank before bsp_init, pid 0 by exit in the
+// section, cores returning without bsp_end.
 func TestMPIRanksEndEarly(t *testing.T) {
 	needMPI(t)
 	bin := buildStop(t)
-	noEnd := append([]mpiLayout{{name: "4x1", ranks: 4, cores: 1}}, mpiStopLayouts...)
 	for _, c := range []struct {
 		how, msg string
 		ok       bool
-		layouts  []mpiLayout
 	}{
-		{"main-abort", "no section today", false, mpiStopLayouts},
-		{"main-exit", "", false, mpiStopLayouts},
-		{"main-return", "", true, mpiStopLayouts},
-		{"early-return", "", true, mpiStopLayouts},
-		{"exit", "ebsp: ERROR: the program exits during a BSPlib SPMD section", false, mpiStopLayouts},
-		{"no-end", "ebsp: ERROR: the program exits during a BSPlib SPMD section", true, noEnd},
-		{"no-end-wait", "ebsp: BSP ERROR: deadlock", false, noEnd},
+		{"main-abort", "no section today", false},
+		{"main-exit", "", false},
+		{"main-return", "", true},
+		{"early-return", "", true},
+		{"exit", "ebsp: ERROR: the program exits during a BSPlib SPMD section", false},
+		{"no-end", "ebsp: ERROR: the program exits during a BSPlib SPMD section", true},
+		{"no-end-wait", "ebsp: BSP ERROR: deadlock", false},
 	} {
-		for _, l := range c.layouts {
+		for _, l := range mpiStopLayouts {
 			t.Run(c.how+"/"+l.name, func(t *testing.T) { expectStop(t, bin, l, c.how, c.ok, c.msg) })
 		}
 	}
 }
+
+// An EBSP host started by mpirun with 2 ranks: rank 0 says it runs in one
+// process, and the job ends with status 1 naming rank 0, with no other
+// line (no MPI call after MPI_Finalize).
+func TestMPIEbspHostRefused(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	dir := filepath.Join(root, "ctests", "hello")
+	build, bin := buildCase(t, root, dir, filepath.Join(dir, "host_hello.c"))
+	args := mpirunArgs(mpiLayout{name: "2x1", ranks: 2, cores: 1}, nil, bin)
+	r := runMPIOnce(t, build, "mpirun", args, nil, mpiTimeout)
+	for kind, what := range endProblems(r, refusedEnd) {
+		t.Errorf("mpirun %s: %s: %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), kind, what, r.stdout, r.stderr)
+	}
+}
+
+var refusedEnd = jobEnd{how: "ebsp-host", status: 1, rank: 0, lines: []string{"ebsp: ERROR: bsp_init: mpirun started 2 ranks " +
+	"of this EBSP host program; an EBSP host and its cores run in one process: start it without mpirun (BSPlib programs, " +
+	"bsp.h, run across ranks)"}}
 
 // A segmentation fault on the last rank: a non-zero exit, no hang.
 func TestMPICrash(t *testing.T) {
@@ -510,6 +659,91 @@ func TestMPIWildRegistration(t *testing.T) {
 					t.Errorf("exit status %d (want non-zero), want once:\n%s\nstdout:\n%s\nstderr:\n%s", code, line, stdout, stderr)
 				}
 			})
+		}
+	}
+}
+
+// endRunLimit is the time one run of TestMPIEndStress may take: a run
+// takes about half a second, and one still going after this is a hang.
+const endRunLimit = 30 * time.Second
+
+// TestMPIEndStress runs each of jobEnds, and an EBSP host refused under
+// mpirun, EBSP_CTEST_REPEAT times (make stress-mpi), and prints per case
+// the runs with a problem of each kind of endProblems: hangs, mpirun
+// crashes, a wrong status, mpirun's banner naming another rank, stray
+// lines (Open MPI's errors), the program's lines missing or repeated.
+func TestMPIEndStress(t *testing.T) {
+	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
+	if runs <= 0 {
+		t.Skip("EBSP_CTEST_REPEAT is not set (make stress-mpi sets it)")
+	}
+	needMPI(t)
+	root := repoRoot(t)
+	stop := buildStop(t)
+	hello := filepath.Join(root, "ctests", "hello")
+	build, host := buildCase(t, root, hello, filepath.Join(hello, "host_hello.c"))
+	type job struct {
+		name, dir string
+		args      []string
+		end       jobEnd
+	}
+	var jobs []job
+	for _, e := range jobEnds() {
+		jobs = append(jobs, job{e.how + "/" + e.l.name, filepath.Dir(stop), mpirunArgs(e.l, nil, stop, e.how), e})
+	}
+	jobs = append(jobs, job{"ebsp-host/2x1", build, mpirunArgs(mpiLayout{ranks: 2, cores: 1}, nil, host), refusedEnd})
+	kinds := []string{"hang", "mpirun crash", "status", "banner", "stray", "lines"}
+	rows := []string{fmt.Sprintf("%-20s %5s %s", "case", "runs", strings.Join(kinds, " | "))}
+	for _, j := range jobs {
+		count := map[string]int{}
+		first := map[string]string{}
+		for range runs {
+			r := runMPIOnce(t, j.dir, "mpirun", j.args, nil, endRunLimit)
+			for kind, what := range endProblems(r, j.end) {
+				if count[kind]++; first[kind] == "" {
+					first[kind] = fmt.Sprintf("%s\nstdout:\n%s\nstderr:\n%s", what, r.stdout, r.stderr)
+				}
+			}
+		}
+		cells := make([]string, len(kinds))
+		for i, k := range kinds {
+			cells[i] = fmt.Sprintf("%*d", len(k), count[k])
+		}
+		rows = append(rows, fmt.Sprintf("%-20s %5d %s", j.name, runs, strings.Join(cells, " | ")))
+		for _, k := range kinds {
+			if count[k] > 0 {
+				t.Errorf("%s: %d of %d runs: %s; the first: mpirun %s\n%s", j.name, count[k], runs, k, strings.Join(j.args, " "), first[k])
+			}
+		}
+	}
+	t.Log("\n" + strings.Join(rows, "\n"))
+}
+
+// mpirun -n 1 -x EBSP_RANK_CORES=C runs C cores, as C cores per rank do
+// with more ranks; without EBSP_RANK_CORES, one rank is the one process
+// of EBSP_MESH (16 cores).
+func TestMPIOneRank(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	bin := buildBSPlib(t, root, filepath.Join(root, "ctests", "bsplib", "example_hello"), nil, true)
+	for _, c := range []struct {
+		env   []string
+		cores int
+	}{{[]string{"EBSP_RANK_CORES=8"}, 8}, {[]string{"EBSP_RANK_CORES=3", "EBSP_MESH=2x2"}, 3}, {nil, 16}} {
+		args := []string{"--oversubscribe", "-n", "1"}
+		if os.Geteuid() == 0 {
+			args = append([]string{"--allow-run-as-root"}, args...)
+		}
+		for _, kv := range c.env {
+			args = append(args, "-x", kv)
+		}
+		stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", append(args, bin), nil)
+		want := ""
+		for i := 0; i < c.cores; i++ {
+			want += fmt.Sprintf("Hello from core %d of %d\n", i, c.cores)
+		}
+		if code != 0 || sortedLines(stdout) != sortedLines(want) || stderr != "" {
+			t.Errorf("mpirun %s: exit status %d\nstdout:\n%s\nwant (sorted):\n%sstderr:\n%s", strings.Join(args, " "), code, stdout, want, stderr)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ctests
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,31 +26,58 @@ func init() {
 	both := []mpiLayout{{name: "4x1", ranks: 4, cores: 1}, {name: "2x2", ranks: 2, cores: 2}}
 	for _, name := range []string{"put_same_superstep", "put_out_of_range", "get_bad_pid", "negative_size",
 		"size_too_large", "null_source", "pop_unregistered", "pop_cancels_push", "push_mismatch",
-		"tagsize_mismatch", "abort", "abort_pid0"} {
+		"tagsize_mismatch", "abort", "abort_pid0", "exit_inside"} {
 		mpiMisuseCases[name] = both
 	}
 	mpiMisuseCases["end_while_others_sync"] = both[:1]
 }
 
-// mpirunNoise are the beginnings of the lines that mpirun, not the
-// program, writes on stderr when a job ends early.
-var mpirunNoise = []string{"---", "[", "MPI_ABORT was invoked", "with errorcode", "NOTE: invoking MPI_ABORT",
-	"You may or may not see", "exactly when Open MPI", "Primary job", "a non-zero exit code", "mpirun ",
-	"the job to be terminated", "Process name:", "Exit code:", "  Process name", "  Exit code"}
+// exitBanner is what Open MPI's mpirun (4.1) writes on stderr when a rank
+// exits with a non-zero status, the way the library ends a job
+// (world/mpi/mpi.c, mpiw_end_job): rank R's status S, the job's number
+// written J (jobNumber).
+const exitBanner = `--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+--------------------------------------------------------------------------
+mpirun detected that one or more processes exited with non-zero status, thus causing
+the job to be terminated. The first process to do so was:
 
-// libraryLines is a run's stderr without mpirun's lines.
-func libraryLines(stderr string) string {
-	var keep []string
-	for _, line := range strings.Split(stderr, "\n") {
-		noise := strings.TrimSpace(line) == ""
-		for _, p := range mpirunNoise {
-			noise = noise || strings.HasPrefix(line, p)
-		}
-		if !noise {
-			keep = append(keep, line)
-		}
+  Process name: [[J,1],R]
+  Exit code:    S
+--------------------------------------------------------------------------
+`
+
+var jobNumber = regexp.MustCompile(`\[\[[0-9]+,`)
+
+// splitBanner takes exitBanner, for any rank and status, out of a run's
+// stderr: it returns the rest, and the rank and status the banner named
+// (-1, -1 without one). Any other line of mpirun's stays in the rest.
+func splitBanner(stderr string) (rest string, rank, status int) {
+	text := jobNumber.ReplaceAllString(stderr, "[[J,")
+	head, _, _ := strings.Cut(exitBanner, "[[J,1],R]")
+	head += "[[J,1],"
+	_, tail, _ := strings.Cut(exitBanner, "Exit code:    S\n")
+	at := strings.Index(text, head)
+	if at < 0 {
+		return stderr, -1, -1
 	}
-	return strings.Join(keep, "\n")
+	if k, err := fmt.Sscanf(text[at+len(head):], "%d]\n  Exit code:    %d\n", &rank, &status); err != nil || k != 2 {
+		return stderr, -1, -1
+	}
+	end := at + len(head) + len(fmt.Sprintf("%d]\n  Exit code:    %d\n", rank, status))
+	if !strings.HasPrefix(text[end:], tail) {
+		return stderr, -1, -1
+	}
+	return text[:at] + text[end+len(tail):], rank, status
+}
+
+// libraryLines is a run's stderr without mpirun's banner (exitBanner):
+// any other line of mpirun's (Open MPI's errors) stays, and differs.
+func libraryLines(stderr string) string {
+	rest, _, _ := splitBanner(stderr)
+	return strings.TrimSpace(rest)
 }
 
 func TestMPIMisuse(t *testing.T) {

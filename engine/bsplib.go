@@ -110,6 +110,11 @@ func (c *Core) EndStandard() (bool, *Error) {
 		return false, c.errorf("bsp_end", "called twice")
 	}
 	c.ended = true
+	if c.m.stats.on {
+		// the last superstep ends at bsp_end, as on the EBSP face (End)
+		c.stepArrived()
+		c.stepLeft()
+	}
 	return true, nil
 }
 

@@ -219,11 +219,23 @@ static void bl_owner_leave(void)
     sched_leave_forever();
 }
 
-static void bl_atexit(void)
+/* The program's exit (on_exit: its status is named, and under mpirun the
+ * job's end, capi/world.go, follows this line). */
+static void bl_atexit(int status, void *arg)
 {
-    if (atomic_load(&bl.running) && !atomic_load(&bl.exiting))
-        out_stderr("ebsp: ERROR: the program exits during a BSPlib SPMD section "
-                   "(exit, or a return from main, before every core called bsp_end)\n");
+    (void)arg;
+    if (!atomic_load(&bl.running) || atomic_load(&bl.exiting))
+        return;
+    char line[320], where[96] = "";
+    struct ebsp_core *self = ebsp_self;
+    if (self)
+        snprintf(where, sizeof where, " on core %02d in superstep %d", self->pid,
+                 (int)atomic_load((_Atomic int32_t *)&self->superstep));
+    snprintf(line, sizeof line,
+             "ebsp: ERROR: the program exits during a BSPlib SPMD section "
+             "(exit, or a return from main, before every core called bsp_end): exit status %d%s\n",
+             status, where);
+    out_stderr(line);
 }
 
 /* Private copies of the argv array, one per core that runs main. */
@@ -281,7 +293,7 @@ static void bl_start_section(long long P, const void *caller)
                 bl_fatal("bsp_begin: out of memory");
     }
     if (!atexit_done)
-        atexit_done = atexit(bl_atexit) == 0;
+        atexit_done = on_exit(bl_atexit, NULL) == 0;
     bl.main = main_entry;
     bl.core_argv = argvs;
     bl.cores = cores;

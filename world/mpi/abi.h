@@ -29,6 +29,7 @@ typedef struct {
 struct mpiw_lib {
     void *lib;
     MPI_Comm world, comm;
+    MPI_Request request_null; /* what a completed request becomes (MPI_REQUEST_NULL) */
     MPI_Datatype byte, integer;
     int (*init_thread)(int *, char ***, int, int *);
     int (*comm_rank)(MPI_Comm, int *);
@@ -54,7 +55,6 @@ struct mpiw_lib {
     int (*waitany)(int, MPI_Request *, int *, void *);
     int (*waitall)(int, MPI_Request *, void *);
     int (*testall)(int, MPI_Request *, int *, void *);
-    int (*abort)(MPI_Comm, int);
     int (*finalize)(void);
     /* the exchange under way: receives first, then sends */
     MPI_Request *reqs;
@@ -72,6 +72,7 @@ struct mpiw_lib {
     int *piece_count, *piece_tag;
     int send_next, send_end, sends_out, window;
     int finalized;
+    int world_rank;
     int tag_ub; /* the largest tag (MPI_TAG_UB), 0 when not known */
 };
 extern struct mpiw_lib M;
@@ -79,5 +80,8 @@ extern struct mpiw_lib M;
 /* Completes the n requests, running the progress hook while it waits
  * when one is set (msg.c). */
 int mpiw_complete(int n, MPI_Request *reqs, MPI_Status *statuses);
+/* The tag of the message that ends the job (mpiw_end_announce), on the
+ * world's communicator, where no other point-to-point message goes. */
+enum { MPIW_END_TAG = 0x45 };
 
 #endif

@@ -3,7 +3,6 @@
 #include "abi.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <unistd.h>
 #include <stdatomic.h>
@@ -48,6 +47,7 @@ int mpiw_init(int *rank, int *size, const char **why)
     M.world = sym("ompi_mpi_comm_world", &missing);
     M.byte = sym("ompi_mpi_byte", &missing);
     M.integer = sym("ompi_mpi_int", &missing);
+    M.request_null = sym("ompi_request_null", &missing);
     LOAD(init_thread, "MPI_Init_thread");
     LOAD(comm_rank, "MPI_Comm_rank");
     LOAD(comm_size, "MPI_Comm_size");
@@ -71,7 +71,6 @@ int mpiw_init(int *rank, int *size, const char **why)
     LOAD(waitany, "MPI_Waitany");
     LOAD(waitall, "MPI_Waitall");
     LOAD(testall, "MPI_Testall");
-    LOAD(abort, "MPI_Abort");
     LOAD(finalize, "MPI_Finalize");
     if (missing) {
         *why = "libmpi.so.40 lacks a function or object of Open MPI 4";
@@ -96,6 +95,7 @@ int mpiw_init(int *rank, int *size, const char **why)
         *why = "MPI_Comm_rank or MPI_Comm_size failed";
         return -1;
     }
+    M.world_rank = *rank;
     return 0;
 }
 
@@ -112,6 +112,8 @@ int mpiw_split(int active)
 
 int mpiw_bcast_int(int *value)
 {
+    if (M.finalized)
+        return -1; /* MPI_Bcast after MPI_Finalize ends the job with Open MPI's complaint */
     return M.bcast(value, 1, M.integer, 0, M.world) == MPI_SUCCESS ? 0 : -1;
 }
 
@@ -299,30 +301,42 @@ int mpiw_next_arrival(void)
     return -1;
 }
 
-/* MPI_Abort waits for mpirun to end the job, which it cannot do while a
- * host is cut off: the process then ends by itself, its report made. */
-enum { ABORT_GRACE_S = 5 };
-
-static void *exit_later(void *code)
+/* Not MPI_Abort: Open MPI 4.1's MPI_Abort sends mpirun its report while
+ * mpirun already kills the job, and mpirun then printed "ORTE_ERROR_LOG:
+ * Data unpack would read past end of buffer" (or "Out of resource") in
+ * 9 of 30 runs of a plain C MPI program whose one rank called it; from
+ * several ranks at once it hung or crashed mpirun. Nor an exit without
+ * MPI_Finalize: over TCP the other ranks then print "An MPI communication
+ * peer process has unexpectedly disconnected" before mpirun ends them.
+ * So the ranks agree: this one tells the others (they take it where they
+ * wait for other ranks, mpiw_end_arrived), all finalize, and this one
+ * exits with code, the others with 0; mpirun, seeing one rank end with a
+ * non-zero status, prints its one report naming it and exits with code
+ * (its default, orte_abort_on_non_zero_status). */
+void mpiw_end_announce(int ranks, int code)
 {
-    sleep(ABORT_GRACE_S);
-    _exit((int)(intptr_t)code);
-    return NULL;
+    if (!M.lib || M.finalized)
+        return;
+    static int32_t word;
+    word = code;
+    for (int r = 0; r < ranks; r++) {
+        MPI_Request req;
+        if (r != M.world_rank && M.isend(&word, 1, M.integer, r, MPIW_END_TAG, M.world, &req) == MPI_SUCCESS)
+            M.request_free(&req); /* a short message: MPI sends it at once */
+    }
 }
 
-void mpiw_abort(int code)
+void mpiw_end_job(int code)
 {
-    pthread_t t;
-    if (pthread_create(&t, NULL, exit_later, (void *)(intptr_t)code) == 0)
-        pthread_detach(t);
-    M.abort(M.world, code);
-    _exit(code); /* MPI_Abort returned: it should not */
+    fflush(NULL);
+    _exit(code != 0 ? code : 1);
 }
 
 int mpiw_finalize(void)
 {
     if (!M.lib || M.finalized)
         return 0;
+    mpiw_section_end(); /* its requests withdrawn */
     M.finalized = 1;
     return M.finalize() == MPI_SUCCESS ? 0 : -1;
 }
@@ -356,7 +370,25 @@ static struct {
     MPI_Request *areqs;          /* their sends, then the receives of those sent to this rank */
     int nareq, areq_cap;
     int64_t sent_msgs, sent_bytes; /* since the section began: headers and blocks */
+    int abandoned;                 /* hreqs of a header exchange left unfinished (the run stopped) */
 } X;
+
+/* Withdraws the requests of a header exchange left when the run stopped
+ * (a rank ends the job): its receives, whose buffers are freed next, are
+ * cancelled; its sends go on without their requests. */
+static void withdraw_headers(void)
+{
+    int nrecv = X.ranks - 1;
+    for (int i = 0; i < X.abandoned; i++) {
+        if (X.hreqs[i] == M.request_null || !X.hreqs[i])
+            continue;
+        if (i < nrecv && M.cancel(&X.hreqs[i]) == MPI_SUCCESS)
+            M.wait(&X.hreqs[i], NULL);
+        else
+            M.request_free(&X.hreqs[i]);
+    }
+    X.abandoned = 0;
+}
 
 /* A header's 32-bit words: the first says the barrier's kind and the
  * step, and whether the rest follows (HDR_FULL). A rank whose flag words
@@ -437,8 +469,10 @@ static int exchange_headers(void)
             return -1;
     }
     int rc = mpiw_complete(n, X.hreqs, X.hstat);
-    if (rc != 0)
+    if (rc != 0) {
+        X.abandoned = n; /* withdrawn by mpiw_section_end */
         return rc;
+    }
     const MPI_Status *st = X.hstat; /* the receives', in rank order */
     for (int r = 0; r < X.ranks; r++) {
         if (r == X.me)
@@ -473,6 +507,8 @@ static void test_delay(void)
 
 void mpiw_section_end(void)
 {
+    if (X.abandoned)
+        withdraw_headers();
     mpiw_msg_section_end();
     for (int r = 0; r < X.ranks; r++) {
         free(X.send[r]);
@@ -705,8 +741,17 @@ int mpiw_round(int kind, int step)
             return MPIW_FAILED;
         if (T.trace && at < (int)sizeof order - 16)
             at += snprintf(order + at, sizeof order - (size_t)at, " %d", r);
-        if (!packers.unpack || packers.unpack(r, X.recv[k][r], X.recv_len[r]) != 0)
+        if (!packers.unpack || packers.unpack(r, X.recv[k][r], X.recv_len[r]) != 0) {
+            /* the job ends: the other blocks are received all the same, so
+             * that no receive is left into buffers that are freed, nor a
+             * rank's send waiting for one (mpiw_end_announce) */
+            while ((r = mpiw_next_arrival()) >= 0)
+                ;
+            if (X.nareq > 0)
+                M.waitall(X.nareq, X.areqs, NULL);
+            X.nareq = 0;
             return MPIW_UNPACKED;
+        }
     }
     if (T.trace && at > 0)
         fprintf(stderr, "ebsp mpi: rank %d round %d: blocks arrived from%s\n", X.me, X.round, order);

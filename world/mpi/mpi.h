@@ -80,10 +80,18 @@ int mpiw_queue_send(char *at, int64_t len, int r, int tag);
 /* The rank whose block arrived next, or -1 once every block arrived and
  * every send completed; -2 on an MPI error. */
 int mpiw_next_arrival(void);
-/* Ends the job: every rank, with code; this process after a few seconds
- * at the latest (MPI_Abort waits for mpirun, which may not reach a host
- * cut off from the network). */
-void mpiw_abort(int code);
+/* The end of a job that a rank decides (a stopped section, an exit inside
+ * one): it tells ranks 0..ranks-1 (mpiw_end_announce), which take it
+ * where they wait for other ranks (mpiw_end_arrived, and the hook given to
+ * mpiw_on_end, called from the waits); then every rank finalizes, and the
+ * deciding rank exits with code, the others with 0. */
+void mpiw_end_announce(int ranks, int code);
+/* 1 once another rank announced the end (any thread). */
+int mpiw_end_arrived(void);
+void mpiw_on_end(void (*hook)(void));
+/* Exits at once with code (1 for 0), output flushed, without
+ * MPI_Finalize: for a rank that cannot agree (out of memory). */
+void mpiw_end_job(int code);
 int mpiw_finalize(void);
 
 /* ---- messages outside the rounds (msg.c): a face's own channels ----

@@ -18,6 +18,8 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,53 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Comm comm;          /* the section's, duplicated */
 static void (*progress)(void); /* mpiw_progress */
 static int (*stopped)(void);   /* mpiw_stop_check */
+static void (*end_hook)(void); /* mpiw_on_end */
+static _Atomic int ended;      /* another rank announced the end of the job */
+
+/* Takes another rank's announcement of the job's end, if one came (lock
+ * held): 1 the first time, when the caller runs end_hook. */
+static int take_end(void)
+{
+    if (atomic_load(&ended) || !M.lib || M.finalized)
+        return 0;
+    int flag = 0;
+    MPI_Message msg;
+    MPI_Status st;
+    if (M.improbe(MPI_ANY_SOURCE, MPIW_END_TAG, M.world, &flag, &msg, &st) != MPI_SUCCESS || !flag)
+        return 0;
+    int32_t code;
+    M.mrecv(&code, 1, M.integer, &msg, &st);
+    atomic_store(&ended, 1);
+    return 1;
+}
+
+/* Looks for the announcement every END_POLLS calls of a wait's loop. */
+enum { END_POLLS = 64 };
+
+static void look_for_end(unsigned polls, int locked)
+{
+    if (polls % END_POLLS != END_POLLS - 1 || atomic_load(&ended))
+        return;
+    if (!locked)
+        pthread_mutex_lock(&lock);
+    int now = take_end();
+    if (!locked)
+        pthread_mutex_unlock(&lock);
+    void (*hook)(void) = end_hook;
+    if (now && hook)
+        hook();
+}
+
+int mpiw_end_arrived(void)
+{
+    look_for_end(END_POLLS - 1, 0);
+    return atomic_load(&ended);
+}
+
+void mpiw_on_end(void (*hook)(void))
+{
+    end_hook = hook;
+}
 
 /* small sends in flight: their bytes stay here until they complete */
 struct small {
@@ -298,7 +347,12 @@ void *mpiw_receive(int tag, int *rank, int *len)
     }
     if (smalls)
         reap(0);
+    static unsigned calls; /* counts racily: a look for the job's end now and then */
+    int now = ++calls % END_POLLS == 0 && take_end();
     pthread_mutex_unlock(&lock);
+    void (*hook)(void) = end_hook;
+    if (now && hook)
+        hook();
     return buf;
 }
 
@@ -352,6 +406,7 @@ static int wait_progressing(int n, MPI_Request *reqs, MPI_Status *statuses)
             return -1;
         if (done)
             return 0;
+        look_for_end(polls, 0);
         if (stopped && stopped())
             return MPIW_WAIT_STOPPED;
         run_progress();

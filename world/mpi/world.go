@@ -33,6 +33,7 @@ type Process struct {
 	Rank, Ranks int
 	PerRank     int  // cores each rank runs (EBSP_RANK_CORES)
 	agreed      bool // Agree ran: the other ranks know rank 0's first section
+	finalized   bool // Finalize ran: no MPI call may follow
 }
 
 // Join starts MPI in this process (once; the library is loaded now).
@@ -89,7 +90,7 @@ func (p *Process) Agree(nprocs int) (int, error) {
 // instead of waiting for ever. Rank 0 only sends: ranks that ended before
 // their bsp_begin too never take the count.
 func (p *Process) EndWithoutSection() {
-	if p.Rank == 0 && !p.agreed {
+	if p.Rank == 0 && !p.agreed && !p.finalized {
 		p.Agree(0) //nolint:errcheck // ending anyway
 	}
 }
@@ -104,8 +105,16 @@ func (p *Process) Local(nprocs int) (first, count int) {
 	return first, max(count, 0)
 }
 
-// Abort ends every rank of the job with code.
-func (p *Process) Abort(code int) { C.mpiw_abort(C.int(code)) }
+// AnnounceEnd tells ranks 0..ranks-1 (this one excepted) that this rank
+// ends the job (mpi.c says how a job ends).
+func (p *Process) AnnounceEnd(ranks, code int) { C.mpiw_end_announce(C.int(ranks), C.int(code)) }
+
+// EndArrived reports whether another rank announced the end of the job.
+func (p *Process) EndArrived() bool { return C.mpiw_end_arrived() != 0 }
+
+// EndJob exits at once with code (1 for 0), without MPI_Finalize: for
+// a rank that cannot end the job with the others (mpi.c).
+func (p *Process) EndJob(code int) { C.mpiw_end_job(C.int(code)) }
 
 // SendPlaces sends rank 0 a word pair per core of this rank (for a stall
 // report: where each core waits, and its superstep).
@@ -145,7 +154,10 @@ func (p *Process) ReceivePlaces(wait time.Duration) map[int][]int32 {
 }
 
 // Finalize ends MPI in this process.
-func (p *Process) Finalize() { C.mpiw_finalize() }
+func (p *Process) Finalize() {
+	p.finalized = true
+	C.mpiw_finalize()
+}
 
 // World is the transport of one section over the job's ranks.
 type World struct {
