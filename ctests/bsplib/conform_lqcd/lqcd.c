@@ -9,6 +9,7 @@
  */
 #include <bsp.h>
 #include <lqcd_msg.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,6 +307,18 @@ static void spmd(void)
     declareTopology(dims, 1, s);
     expect(getErrorNumber() == LQCD_OK);
     report("init");
+    /* refused on every rank, before any MPI call: directions beyond the
+       grid (INT_MIN has no opposite) and a handle no declaration returned */
+    static char probe[8];
+    const int dirs[4] = {0, 2, INT_MIN, INT_MAX};
+    for (int i = 0; i < 4; i++) {
+        clearError();
+        expect(declareSendRelative(probe, sizeof probe, dirs[i], 1) == NULL && getErrorNumber() == LQCD_ERR_DIRECTION);
+    }
+    clearError();
+    expect(waitFor(probe, -1) == -1 && getErrorNumber() == LQCD_ERR_CHANNEL);
+    clearError();
+    report("directions 0, 2, INT_MIN, INT_MAX and a wild handle refused");
     halo(p, s);
     report("halo: persistent channels to both neighbours, started 40 times");
     big(p, s);
