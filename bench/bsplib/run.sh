@@ -7,22 +7,31 @@
 #   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
 #   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
 #   BSPONMPI_DIR=...   BSPonMPI too, on P ranks, in the same rounds (../bsponmpi.sh)
+#   NEW_ROOT=tree      the libebsp measured (after make lib there; default this tree)
+#   REQUIRE=no|only    leave out, or run alone, issue 32's requirement lines
 #
 # Without ../shared/bench only the BSPlib form runs. Then calls.c times one
 # call through each face in one process (less exposed to machine noise).
+# Last, require.sh measures issue 32's speed requirements, each against its
+# reference in the same run (libebsp at BASE_REV, MulticoreBSP for C with
+# MCBSP_DIR, BSPonMPI with BSPONMPI_DIR, under mpirun): see there.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+if [ "$REQUIRE" = only ]; then
+    exec "$here/require.sh"
+fi
+new=$(cd "${NEW_ROOT:-${LIBEBSP_ROOT:-$root}}" && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
 bin=$here/bin
 mkdir -p "$bin"
-"$root/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
-"$root/bin/bspcc" -std=gnu99 -O2 "$here/calls.c" "$here/calls_ebsp.c" -o "$bin/calls"
+"$new/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
+"$new/bin/bspcc" -std=gnu99 -O2 "$here/calls.c" "$here/calls_ebsp.c" -o "$bin/calls"
 ebsp=no
 if [ -f "$shared/host_micro.c" ] && [ -f "$shared/e_micro.c" ]; then
-    gcc -std=gnu99 -O2 -I"$root/include" "$shared/host_micro.c" -o "$bin/host_micro" \
-        -L"$root/lib" -Wl,-rpath,"$root/lib" -lebsp
-    gcc -std=gnu99 -O2 -shared -fPIC -I"$root/include" "$shared/e_micro.c" -o "$bin/e_micro.elf"
+    gcc -std=gnu99 -O2 -I"$new/include" "$shared/host_micro.c" -o "$bin/host_micro" \
+        -L"$new/lib" -Wl,-rpath,"$new/lib" -lebsp
+    gcc -std=gnu99 -O2 -shared -fPIC -I"$new/include" "$shared/e_micro.c" -o "$bin/e_micro.elf"
     ebsp=yes
 else
     echo "($shared not found: the EBSP form is skipped)"
@@ -73,3 +82,6 @@ sort -k2,2n -k3,3 -k1,1 -k4,4g "$results" | awk -v other="$([ "$other" = yes ] &
 for P in ${PS:-2 16}; do
     "$bin/calls" "$P"
 done
+if [ "$REQUIRE" != no ]; then
+    "$here/require.sh"
+fi
