@@ -6,7 +6,9 @@
 #
 #   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
 #   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
-#   BSPONMPI_DIR=...   BSPonMPI too, on P ranks, in the same rounds (../bsponmpi.sh)
+#   BSPONMPI_DIR=...   BSPonMPI too, on P ranks, in the same rounds (../bsponmpi.sh),
+#                      at the P of BSPONMPI_PS (default 2: at 16 ranks on 2 CPUs
+#                      its whole micro-benchmark takes many minutes)
 #   NEW_ROOT=tree      the libebsp measured (after make lib there; default this tree)
 #   REQUIRE=no|only    leave out, or run alone, issue 32's requirement lines
 #
@@ -50,7 +52,7 @@ for P in ${PS:-2 16}; do
             (cd "$bin" && ./host_micro "$P" "$secs") | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp $P \1 \2/p" >>"$results"
         fi
         "$bin/bsp_micro" "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsplib $P \1 \2/p" >>"$results"
-        if [ "$other" = yes ]; then
+        if [ "$other" = yes ] && case " ${BSPONMPI_PS:-2} " in *" $P "*) true ;; *) false ;; esac; then
             bsponmpi_run "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi $P \1 \2/p" >>"$results"
         fi
         r=$((r + 1))
