@@ -152,13 +152,14 @@ mpi_new() { [ -n "$skip_mpi" ] || one mpinew sync_us mpirun $opts -n 2 -x EBSP_R
 mpi_bsponmpi() { [ -n "$skip_mpi" ] || one mpibsponmpi sync_us bsponmpi_run 16 "$secs" "" sync; }
 r=1
 while [ "$r" -le "$rounds" ]; do
+    # libebsp between its references, the order reversed every other round
     if [ $((r % 2)) = 1 ]; then
-        sync_new; sync_base; sync_mcbsp
-        send_new; send_mcbsp; send_spin; send_bsponmpi
+        sync_base; sync_new; sync_mcbsp
+        send_spin; send_mcbsp; send_new; send_bsponmpi
         mpi_new; mpi_bsponmpi
     else
-        sync_mcbsp; sync_base; sync_new
-        send_bsponmpi; send_spin; send_mcbsp; send_new
+        sync_mcbsp; sync_new; sync_base
+        send_bsponmpi; send_new; send_mcbsp; send_spin
         mpi_bsponmpi; mpi_new
     fi
     r=$((r + 1))
