@@ -58,6 +58,7 @@ base_tmp=""
 cleanup() {
     if [ -n "$base_tmp" ] && [ -z "$KEEP_BASE" ]; then
         git -C "$root" worktree remove --force "$base_tmp" 2>/dev/null || rm -rf "$base_tmp"
+        [ -n "$skip_base" ] || rm -f "$base_tmp.log"
     fi
 }
 trap cleanup EXIT

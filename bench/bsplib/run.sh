@@ -6,9 +6,10 @@
 #
 #   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
 #   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
-#   BSPONMPI_DIR=...   BSPonMPI too, on P ranks, in the same rounds (../bsponmpi.sh),
-#                      at the P of BSPONMPI_PS (default 2: at 16 ranks on 2 CPUs
-#                      its whole micro-benchmark takes many minutes)
+#   BSPONMPI_DIR=...   BSPonMPI (../bsponmpi.sh) for require.sh, and with
+#   BSPONMPI_PS="2"    its whole micro-benchmark beside the two faces, on P
+#                      ranks, at these P, in the same rounds (minutes on 2
+#                      CPUs at P=2, many more at 16)
 #   NEW_ROOT=tree      the libebsp measured (after make lib there; default this tree)
 #   REQUIRE=no|only    leave out, or run alone, issue 32's requirement lines
 #
@@ -41,7 +42,9 @@ fi
 # shellcheck source=../bsponmpi.sh
 . "$root/bench/bsponmpi.sh"
 other=no
-bsponmpi_build "$here/bsp_micro.c" "$bin/bsp_micro_bsponmpi" && other=yes
+if [ -n "$BSPONMPI_PS" ]; then
+    bsponmpi_build "$here/bsp_micro.c" "$bin/bsp_micro_bsponmpi" && other=yes
+fi
 secs=${SECONDS_PER_TEST:-0.5}
 results=$bin/results.txt
 : >"$results"
@@ -52,7 +55,7 @@ for P in ${PS:-2 16}; do
             (cd "$bin" && ./host_micro "$P" "$secs") | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp $P \1 \2/p" >>"$results"
         fi
         "$bin/bsp_micro" "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsplib $P \1 \2/p" >>"$results"
-        if [ "$other" = yes ] && case " ${BSPONMPI_PS:-2} " in *" $P "*) true ;; *) false ;; esac; then
+        if [ "$other" = yes ] && case " ${BSPONMPI_PS} " in *" $P "*) true ;; *) false ;; esac; then
             bsponmpi_run "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi $P \1 \2/p" >>"$results"
         fi
         r=$((r + 1))
