@@ -260,7 +260,9 @@ bench-comm: lib
 	$(MAKE) -s -C bench/comm run
 
 # The micro-benchmark of ../shared/bench in its EBSP form and in BSPlib form
-# (bench/bsplib/bsp_micro.c), alternately in one session: medians side by side.
+# (bench/bsplib/bsp_micro.c), alternately in one session: medians side by side;
+# then issue 32's requirements against references in the same run
+# (bench/bsplib/require.sh: BASE_REV, MCBSP_DIR, BSPONMPI_DIR, NEW_ROOT, REQUIRE).
 bench-bsplib: lib
 	bench/bsplib/run.sh
 

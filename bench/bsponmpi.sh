@@ -5,8 +5,11 @@
 #
 #   bsponmpi_build SRC BIN      builds BIN from the BSPlib program SRC
 #                               (bench/bsplib/bsp_micro.c); 0 when built
-#   bsponmpi_run P SECS [BTL]   runs BIN on P ranks (its arguments: P SECS),
-#                               printing its RESULT and DETAIL lines
+#   bsponmpi_run P SECS [BTL] [TESTS]
+#                               runs BIN on P ranks (its arguments: P SECS,
+#                               and 1024 TESTS when TESTS is given: which of
+#                               bsp_micro's tests), printing its RESULT and
+#                               DETAIL lines
 
 bsponmpi_build() {
     [ -n "$BSPONMPI_DIR" ] || return 1
@@ -28,5 +31,9 @@ bsponmpi_run() {
     opts="--oversubscribe"
     [ "$(id -u)" = 0 ] && opts="$opts --allow-run-as-root"
     # shellcheck disable=SC2086
-    mpirun $opts ${3:+--mca btl $3} $osc -n "$1" "$bsponmpi_bin" "$1" "$2" | grep -E '^(RESULT|DETAIL)'
+    if [ -n "$4" ]; then
+        mpirun $opts ${3:+--mca btl $3} $osc -n "$1" "$bsponmpi_bin" "$1" "$2" 1024 "$4" | grep -E '^(RESULT|DETAIL)'
+    else
+        mpirun $opts ${3:+--mca btl $3} $osc -n "$1" "$bsponmpi_bin" "$1" "$2" | grep -E '^(RESULT|DETAIL)'
+    fi
 }

@@ -6,12 +6,18 @@
  * its clock (bsp_time, a double here) is the one that counts; pid 0 prints
  * the RESULT lines with the metric names of host_micro.c.
  *     bspcc -O2 bsp_micro.c -o bsp_micro
- *     ./bsp_micro P [seconds_per_test=0.5] [block_KiB_per_core=1024]
+ *     ./bsp_micro P [seconds_per_test=0.5] [block_KiB_per_core=1024] [tests=all]
+ * tests: a comma-separated subset of sync,words,blocks,send (run.sh's
+ * requirement lines time one test per launch); the RESULT lines of the
+ * others are left out.
  * Every delivered byte is verified after each test; failures call bsp_abort.
  */
 #include <bsp.h>
 #ifdef BSP_MICRO_BSPLIB1998 /* a BSPlib of 1998's types, e.g. BSPonMPI (../bsponmpi.sh) */
 typedef bsp_size_t bsp_nprocs_t;
+#endif
+#ifdef BSP_MICRO_MCBSP /* MulticoreBSP for C: bsp_begin(P) only up to its thread count */
+#include <mcbsp-affinity.h>
 #endif
 #include <stdio.h>
 #include <stdlib.h>
@@ -434,31 +440,58 @@ static void print_words(const char *name, const micro_result *r, const double *T
     printf("RESULT %s_gmax_ns %.4f ns/word\n", name, (T[MICRO_NH - 1] - T[0]) / hmax * 1e9);
 }
 
-static void report(const micro_result *r) {
+enum { T_SYNC = 1, T_WORDS = 2, T_BLOCKS = 4, T_SEND = 8, T_ALL = 15 };
+
+static void report(const micro_result *r, int tests) {
     const int P = r->nprocs;
     printf("RESULT P %d procs\n", P);
-    printf("RESULT sync_us %.4f us\n", r->sync_s * 1e6);
-    print_words("put8", r, r->put8_T);
-    print_words("hpput8", r, r->hpput8_T);
+    if (tests & T_SYNC)
+        printf("RESULT sync_us %.4f us\n", r->sync_s * 1e6);
+    if (tests & T_WORDS) {
+        print_words("put8", r, r->put8_T);
+        print_words("hpput8", r, r->hpput8_T);
+    }
     const char *nm[MICRO_NBLK] = {"put", "hpput", "get", "hpget"};
     double h = (double)r->blk_bytes * (P > 1 ? P - 1 : 0);
-    for (int m = 0; m < MICRO_NBLK; ++m) {
+    for (int m = 0; m < MICRO_NBLK && (tests & T_BLOCKS); ++m) {
         printf("DETAIL blk mode=%s blk_bytes=%d T_us=%.3f\n", nm[m], r->blk_bytes, r->blk_T[m] * 1e6);
         printf("RESULT %s_blk_GBps %.4f GB/s\n", nm[m], h / r->blk_T[m] / 1e9);
         printf("RESULT %s_blk_aggr_GBps %.4f GB/s\n", nm[m], h * P / r->blk_T[m] / 1e9);
     }
-    printf("DETAIL send nmsg=%d T_us=%.3f\n", r->nmsg, r->send_T * 1e6);
-    printf("RESULT send16_Mmsgps %.4f Mmsg/s\n", r->nmsg / r->send_T / 1e6);
-    printf("RESULT send16_aggr_Mmsgps %.4f Mmsg/s\n", (double)P * r->nmsg / r->send_T / 1e6);
-    printf("DETAIL put_call mean_ns=%.3f\n", r->put_call_mean_s * 1e9);
-    printf("RESULT put_call_ns %.4f ns\n", r->put_call_med_s * 1e9);
+    if (tests & T_SEND) {
+        printf("DETAIL send nmsg=%d msglen=%d T_us=%.3f\n", r->nmsg, MSGLEN, r->send_T * 1e6);
+        printf("RESULT send16_Mmsgps %.4f Mmsg/s\n", r->nmsg / r->send_T / 1e6);
+        printf("RESULT send16_aggr_Mmsgps %.4f Mmsg/s\n", (double)P * r->nmsg / r->send_T / 1e6);
+    }
+    if (tests & T_WORDS) {
+        printf("DETAIL put_call mean_ns=%.3f\n", r->put_call_mean_s * 1e9);
+        printf("RESULT put_call_ns %.4f ns\n", r->put_call_med_s * 1e9);
+    }
     printf("DETAIL run_s=%.3f\n", r->run_s);
+}
+
+/* "sync,send" -> T_SYNC | T_SEND; 0 for a name it does not know */
+static int parse_tests(const char *s) {
+    static const char *const names[] = {"sync", "words", "blocks", "send", "all"};
+    static const int bits[] = {T_SYNC, T_WORDS, T_BLOCKS, T_SEND, T_ALL};
+    int tests = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        int k = 0;
+        while (k < 5 && !(strlen(names[k]) == n && strncmp(s, names[k], n) == 0)) ++k;
+        if (k == 5) return 0;
+        tests |= bits[k];
+        s += n;
+        if (*s == ',') ++s;
+    }
+    return tests;
 }
 
 /* ---------------------------------------------------------------- main */
 static int P_arg;
 static double target_arg;
 static int blk_kib_arg;
+static int tests_arg;
 static micro_result result0;
 static int ok0;
 
@@ -479,10 +512,10 @@ static void spmd(void) {
     bsp_push_reg(&c->bcast, sizeof(int));
     bsp_sync();
 
-    c->r.sync_s = measure(c, step_sync, 0, 10, 20000000);
-    bench_words(c);
-    bench_blocks(c);
-    bench_send(c);
+    if (tests_arg & T_SYNC) c->r.sync_s = measure(c, step_sync, 0, 10, 20000000);
+    if (tests_arg & T_WORDS) bench_words(c);
+    if (tests_arg & T_BLOCKS) bench_blocks(c);
+    if (tests_arg & T_SEND) bench_send(c);
 
     bsp_pop_reg(&c->bcast);
     bsp_sync();
@@ -501,10 +534,16 @@ int main(int argc, char **argv) {
     P_arg = argc > 1 ? atoi(argv[1]) : 0;
     target_arg = argc > 2 ? atof(argv[2]) : 0.5;
     blk_kib_arg = argc > 3 ? atoi(argv[3]) : 1024;
+    tests_arg = argc > 4 ? parse_tests(argv[4]) : T_ALL;
+#ifdef BSP_MICRO_MCBSP
+    if (P_arg > 0) mcbsp_set_maximum_threads((size_t)P_arg);
+#endif
     bsp_init(spmd, argc, argv);
     if (P_arg <= 0) P_arg = (int)bsp_nprocs();
-    if (target_arg <= 0 || blk_kib_arg <= 0 || blk_kib_arg > 1024 * 1024 || P_arg > (int)bsp_nprocs()) {
-        fprintf(stderr, "usage: bsp_micro [P] [seconds_per_test] [block_KiB_per_core]\n");
+    if (target_arg <= 0 || blk_kib_arg <= 0 || blk_kib_arg > 1024 * 1024 || P_arg > (int)bsp_nprocs() ||
+        tests_arg == 0) {
+        fprintf(stderr, "usage: bsp_micro [P] [seconds_per_test] [block_KiB_per_core]"
+                " [tests: sync,words,blocks,send or all]\n");
         return 2;
     }
     spmd();
@@ -512,6 +551,6 @@ int main(int argc, char **argv) {
         printf("bsp_micro: FAILED\n");
         return 1;
     }
-    report(&result0);
+    report(&result0, tests_arg);
     return 0;
 }

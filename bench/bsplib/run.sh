@@ -6,23 +6,35 @@
 #
 #   bench/bsplib/run.sh            (after make lib; `make bench-bsplib`)
 #   PS="2 16" ROUNDS=3 SECONDS_PER_TEST=0.5 SHARED_BENCH=../shared/bench
-#   BSPONMPI_DIR=...   BSPonMPI too, on P ranks, in the same rounds (../bsponmpi.sh)
+#   BSPONMPI_DIR=...   BSPonMPI (../bsponmpi.sh) for require.sh, and with
+#   BSPONMPI_PS="2"    its whole micro-benchmark beside the two faces, on P
+#                      ranks, at these P, in the same rounds (minutes on 2
+#                      CPUs at P=2, many more at 16)
+#   NEW_ROOT=tree      the libebsp measured (after make lib there; default this tree)
+#   REQUIRE=no|only    leave out, or run alone, issue 32's requirement lines
 #
 # Without ../shared/bench only the BSPlib form runs. Then calls.c times one
 # call through each face in one process (less exposed to machine noise).
+# Last, require.sh measures issue 32's speed requirements, each against its
+# reference in the same run (libebsp at BASE_REV, MulticoreBSP for C with
+# MCBSP_DIR, BSPonMPI with BSPONMPI_DIR, under mpirun): see there.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+if [ "$REQUIRE" = only ]; then
+    exec "$here/require.sh"
+fi
+new=$(cd "${NEW_ROOT:-${LIBEBSP_ROOT:-$root}}" && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
 bin=$here/bin
 mkdir -p "$bin"
-"$root/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
-"$root/bin/bspcc" -std=gnu99 -O2 "$here/calls.c" "$here/calls_ebsp.c" -o "$bin/calls"
+"$new/bin/bspcc" -std=gnu99 -O2 "$here/bsp_micro.c" -o "$bin/bsp_micro"
+"$new/bin/bspcc" -std=gnu99 -O2 "$here/calls.c" "$here/calls_ebsp.c" -o "$bin/calls"
 ebsp=no
 if [ -f "$shared/host_micro.c" ] && [ -f "$shared/e_micro.c" ]; then
-    gcc -std=gnu99 -O2 -I"$root/include" "$shared/host_micro.c" -o "$bin/host_micro" \
-        -L"$root/lib" -Wl,-rpath,"$root/lib" -lebsp
-    gcc -std=gnu99 -O2 -shared -fPIC -I"$root/include" "$shared/e_micro.c" -o "$bin/e_micro.elf"
+    gcc -std=gnu99 -O2 -I"$new/include" "$shared/host_micro.c" -o "$bin/host_micro" \
+        -L"$new/lib" -Wl,-rpath,"$new/lib" -lebsp
+    gcc -std=gnu99 -O2 -shared -fPIC -I"$new/include" "$shared/e_micro.c" -o "$bin/e_micro.elf"
     ebsp=yes
 else
     echo "($shared not found: the EBSP form is skipped)"
@@ -30,7 +42,9 @@ fi
 # shellcheck source=../bsponmpi.sh
 . "$root/bench/bsponmpi.sh"
 other=no
-bsponmpi_build "$here/bsp_micro.c" "$bin/bsp_micro_bsponmpi" && other=yes
+if [ -n "$BSPONMPI_PS" ]; then
+    bsponmpi_build "$here/bsp_micro.c" "$bin/bsp_micro_bsponmpi" && other=yes
+fi
 secs=${SECONDS_PER_TEST:-0.5}
 results=$bin/results.txt
 : >"$results"
@@ -41,7 +55,7 @@ for P in ${PS:-2 16}; do
             (cd "$bin" && ./host_micro "$P" "$secs") | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/ebsp $P \1 \2/p" >>"$results"
         fi
         "$bin/bsp_micro" "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsplib $P \1 \2/p" >>"$results"
-        if [ "$other" = yes ]; then
+        if [ "$other" = yes ] && case " ${BSPONMPI_PS} " in *" $P "*) true ;; *) false ;; esac; then
             bsponmpi_run "$P" "$secs" | sed -n "s/^RESULT \([A-Za-z0-9_]*\) \([-0-9.e+]*\) .*/bsponmpi $P \1 \2/p" >>"$results"
         fi
         r=$((r + 1))
@@ -73,3 +87,6 @@ sort -k2,2n -k3,3 -k1,1 -k4,4g "$results" | awk -v other="$([ "$other" = yes ] &
 for P in ${PS:-2 16}; do
     "$bin/calls" "$P"
 done
+if [ "$REQUIRE" != no ]; then
+    "$here/require.sh"
+fi
