@@ -47,7 +47,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	if err := m.BeginStandard(int(nprocs)); err != nil {
 		complainOnce(mpiBeginError(int(nprocs), err).Error())
 		if mpiProc != nil && !mpiAlone && mpiProc.Rank != 0 {
-			endRank(0) // every rank found it: rank 0 alone exits with status 1, which mpirun names
+			endQuietly() // every rank found it: rank 0 alone exits with status 1, which mpirun names
 		}
 		return nil
 	}

@@ -40,6 +40,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -637,7 +638,8 @@ func TestMPIStress(t *testing.T) {
 const endRunLimit = 30 * time.Second
 
 // TestMPIEndStress runs each of jobEnds, and an EBSP host refused under
-// mpirun, EBSP_CTEST_REPEAT times (make stress-mpi), and prints per case
+// mpirun, EBSP_CTEST_REPEAT times (make stress-mpi; EBSP_CTEST_ENDS, a
+// regular expression, picks cases by name), and prints per case
 // the runs with a problem of each kind of endProblems: hangs, mpirun
 // crashes, a wrong status, mpirun's banner naming another rank, stray
 // lines (Open MPI's errors), the program's lines missing or repeated.
@@ -661,6 +663,16 @@ func TestMPIEndStress(t *testing.T) {
 		jobs = append(jobs, job{e.how + "/" + e.l.name, filepath.Dir(stop), mpirunArgs(e.l, nil, stop, e.how), e})
 	}
 	jobs = append(jobs, job{"ebsp-host/2x1", build, mpirunArgs(mpiLayout{ranks: 2, cores: 1}, nil, host), refusedEnd})
+	if only := os.Getenv("EBSP_CTEST_ENDS"); only != "" { // a regular expression: the cases to run
+		re := regexp.MustCompile(only)
+		kept := jobs[:0]
+		for _, j := range jobs {
+			if re.MatchString(j.name) {
+				kept = append(kept, j)
+			}
+		}
+		jobs = kept
+	}
 	kinds := []string{"hang", "mpirun crash", "status", "banner", "stray", "lines"}
 	rows := []string{fmt.Sprintf("%-20s %5s %s", "case", "runs", strings.Join(kinds, " | "))}
 	for _, j := range jobs {
