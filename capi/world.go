@@ -31,6 +31,8 @@ var (
 	// every rank knows, as after rounds that diverged): this one ends
 	// quietly with status 0
 	endedElsewhere bool
+	// an MPI call failed in a round: the job ends without MPI
+	mpiFailed bool
 )
 
 // joinMPI starts MPI when the program runs under mpirun with several
@@ -175,6 +177,8 @@ func goWorldFailed(unpacking C.int) {
 	what := "an MPI call failed"
 	if err := mpiSection.Err(); unpacking != 0 && err != nil {
 		what = err.Error()
+	} else {
+		mpiFailed = true // the job's end cannot count on MPI (endJob)
 	}
 	complain(fmt.Sprintf("rank %d: %s", mpiProc.Rank, what))
 }
@@ -218,6 +222,9 @@ func goWorldEnd(code C.int) {
 // not MPI_Abort). A rank that another one ends quietly exits with 0.
 func endJob(code int) {
 	C.out_flush()
+	if mpiFailed {
+		mpiProc.EndJob(code) // no MPI_Finalize, which might wait for ever: mpirun ends the others
+	}
 	if endedElsewhere || mpiProc.EndArrived() {
 		endQuietly()
 	}
