@@ -12,7 +12,9 @@ package main
 import "C"
 
 import (
+	"debug/elf"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"libebsp/engine"
@@ -45,7 +47,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	if err := m.BeginStandard(int(nprocs)); err != nil {
 		complainOnce(mpiBeginError(int(nprocs), err).Error())
 		if mpiProc != nil && !mpiAlone && mpiProc.Rank != 0 {
-			endRank(0) // every rank found it: rank 0 alone exits with status 1, which mpirun names
+			endQuietly() // every rank found it: rank 0 alone exits with status 1, which mpirun names
 		}
 		return nil
 	}
@@ -141,4 +143,78 @@ func goBsplibAvailable() C.int {
 		return C.int(mpiProc.PerRank) // the other ranks ended with the first section
 	}
 	return C.int(m.Mesh().Cores())
+}
+
+// goBsplibGlobalsCheck, at rank 0's first bsp_begin of an MPI job, names
+// the program's globals that main set after bsp_init (faces/bsplib's
+// copy): the other ranks run the SPMD function from their bsp_init (as
+// BSPonMPI does), so their cores see such a global as it was there (0,
+// unless code before bsp_init set it). A warning under EBSP_CHECKS=strict
+// only: textbook programs set P and n there for pid 0 alone, rightly.
+//
+//export goBsplibGlobalsCheck
+func goBsplibGlobalsCheck() {
+	defer C.bl_globals_free()
+	if mpiProc == nil || mpiAlone || mpiProc.Rank != 0 || int(C.ebsp_active_nprocs) <= mpiProc.PerRank ||
+		machine == nil || machine.Checks() != engine.CheckStrict {
+		return
+	}
+	const max = 64
+	var from, to [max]C.uintptr_t
+	n := int(C.bl_globals_changed(&from[0], &to[0], max))
+	if n == 0 {
+		return
+	}
+	var names []string
+	seen := map[string]bool{}
+	syms := programSymbols()
+	for i := range n {
+		name := symbolAt(syms, uint64(from[i]), uint64(to[i]))
+		if name != "" && !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	if len(names) > 8 {
+		names = append(names[:8], "...")
+	}
+	diagSay(fmt.Sprintf("ebsp: WARNING: main set %s after bsp_init: under mpirun the cores of the other ranks run the SPMD "+
+		"function from their bsp_init (as with BSPonMPI) and see the value from before; send what they need "+
+		"inside the SPMD function (bsp_put, bsp_send), or set it before bsp_init\n", strings.Join(names, ", ")))
+}
+
+// programSymbols are the data objects of the program's file (its symbol
+// table, else its dynamic one), nil when it cannot be read.
+func programSymbols() []elf.Symbol {
+	f, err := elf.Open("/proc/self/exe")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil || len(syms) == 0 {
+		syms, _ = f.DynamicSymbols()
+	}
+	var objects []elf.Symbol
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_OBJECT && s.Size > 0 {
+			objects = append(objects, s)
+		}
+	}
+	return objects
+}
+
+// symbolAt names the bytes from..to of the program's file: the data
+// object they fall in, "" when none (the dynamic loader's tables, which
+// change as functions are first called).
+func symbolAt(syms []elf.Symbol, from, to uint64) string {
+	for _, s := range syms {
+		if from < s.Value+s.Size && to > s.Value {
+			return s.Name
+		}
+	}
+	return ""
 }

@@ -40,6 +40,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -668,7 +669,8 @@ func TestMPIWildRegistration(t *testing.T) {
 const endRunLimit = 30 * time.Second
 
 // TestMPIEndStress runs each of jobEnds, and an EBSP host refused under
-// mpirun, EBSP_CTEST_REPEAT times (make stress-mpi), and prints per case
+// mpirun, EBSP_CTEST_REPEAT times (make stress-mpi; EBSP_CTEST_ENDS, a
+// regular expression, picks cases by name), and prints per case
 // the runs with a problem of each kind of endProblems: hangs, mpirun
 // crashes, a wrong status, mpirun's banner naming another rank, stray
 // lines (Open MPI's errors), the program's lines missing or repeated.
@@ -692,6 +694,16 @@ func TestMPIEndStress(t *testing.T) {
 		jobs = append(jobs, job{e.how + "/" + e.l.name, filepath.Dir(stop), mpirunArgs(e.l, nil, stop, e.how), e})
 	}
 	jobs = append(jobs, job{"ebsp-host/2x1", build, mpirunArgs(mpiLayout{ranks: 2, cores: 1}, nil, host), refusedEnd})
+	if only := os.Getenv("EBSP_CTEST_ENDS"); only != "" { // a regular expression: the cases to run
+		re := regexp.MustCompile(only)
+		kept := jobs[:0]
+		for _, j := range jobs {
+			if re.MatchString(j.name) {
+				kept = append(kept, j)
+			}
+		}
+		jobs = kept
+	}
 	kinds := []string{"hang", "mpirun crash", "status", "banner", "stray", "lines"}
 	rows := []string{fmt.Sprintf("%-20s %5s %s", "case", "runs", strings.Join(kinds, " | "))}
 	for _, j := range jobs {
@@ -745,5 +757,64 @@ func TestMPIOneRank(t *testing.T) {
 		if code != 0 || sortedLines(stdout) != sortedLines(want) || stderr != "" {
 			t.Errorf("mpirun %s: exit status %d\nstdout:\n%s\nwant (sorted):\n%sstderr:\n%s", strings.Join(args, " "), code, stdout, want, stderr)
 		}
+	}
+}
+
+// globalsSource sets scale before bsp_init (every rank runs that) and n
+// after it (rank 0 alone: the other ranks run spmd from bsp_init).
+const globalsSource = `#include <bsp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static long n;
+int scale;
+
+static void spmd(void)
+{
+    bsp_begin(bsp_nprocs());
+    printf("pid %u sees n=%ld scale=%d\n", (unsigned)bsp_pid(), n, scale);
+    bsp_end();
+}
+
+int main(int argc, char **argv)
+{
+    scale = 2;
+    bsp_init(spmd, argc, argv);
+    n = 100;
+    spmd();
+    return 0;
+}
+`
+
+// A global that main sets after bsp_init is 0 on the other ranks: under
+// EBSP_CHECKS=strict rank 0 names it (n, not scale, set before bsp_init),
+// once; at the default level nothing is said.
+func TestMPIGlobalsAfterInit(t *testing.T) {
+	needMPI(t)
+	dir := filepath.Join(t.TempDir(), "globals")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "globals.c"), []byte(globalsSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildBSPlib(t, repoRoot(t), dir, nil, true)
+	warning := "ebsp: WARNING: main set n after bsp_init: under mpirun the cores of the other ranks run the SPMD function " +
+		"from their bsp_init (as with BSPonMPI) and see the value from before; send what they need inside the SPMD " +
+		"function (bsp_put, bsp_send), or set it before bsp_init\n"
+	for _, c := range []struct {
+		env    []string
+		stderr string
+	}{{[]string{"EBSP_CHECKS=strict"}, warning}, {nil, ""}} {
+		l := mpiLayout{name: "2x1", ranks: 2, cores: 1}
+		stdout, stderr, code := runMPI(t, dir, "mpirun", mpirunArgs(l, c.env, bin), nil)
+		if want := "pid 0 sees n=100 scale=2\npid 1 sees n=0 scale=2\n"; code != 0 || sortedLines(stdout) != want || stderr != c.stderr {
+			t.Errorf("%v: exit status %d\nstdout:\n%s\nwant (sorted):\n%sstderr:\n%s\nwant:\n%s", c.env, code, stdout, want, stderr, c.stderr)
+		}
+	}
+	// in one process the cores share the globals: nothing to say
+	stdout, stderr, code := runProgram(t, bin, nil, []string{"EBSP_CHECKS=strict", "EBSP_MESH=1x2"})
+	if code != 0 || sortedLines(stdout) != "pid 0 sees n=100 scale=2\npid 1 sees n=100 scale=2\n" || stderr != "" {
+		t.Errorf("one process: exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -282,6 +282,7 @@ static void bl_start_section(long long P, const void *caller)
         atomic_store(&bl.exiting, 1);
         exit(EXIT_FAILURE); /* the engine said why */
     }
+    goBsplibGlobalsCheck();
     int n = ebsp_active_nprocs; /* under mpirun, rank 0's count */
     int first, count; /* the pids this process runs: all but under mpirun */
     goWorldLocal(n, &first, &count);
@@ -390,7 +391,10 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
     if (!spmd)
         bl_fatal("bsp_init: the SPMD function is NULL");
     bl.spmd = spmd;
-    if (goBsplibReady() && ebsp_world_rank != 0) {
+    int ready = goBsplibReady();
+    if (ready && ebsp_world_rank == 0 && ebsp_world_ranks > 1)
+        bl_globals_snapshot(); /* rank 0's first bsp_begin compares (goBsplibGlobalsCheck) */
+    if (ready && ebsp_world_rank != 0) {
         /* under mpirun only rank 0 goes on in main (it may read input):
          * the others run the SPMD function now, and end */
         spmd();

@@ -8,6 +8,7 @@
 #include "../../capi/shim.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Starts a section of nprocs cores (the run started, Standard mode); NULL
  * after printing why on stderr. */
@@ -30,6 +31,17 @@ extern void goBsplibMisuse(int pid, char *call, char *what);
 /* mcbsp_set_maximum_threads' cap on the cores of a section, 0 for none
  * (mcbsp.c). */
 size_t mcbsp_thread_cap(void);
+
+/* The program's globals on rank 0 of an MPI job (globals.c): a copy of
+ * its writable segments at bsp_init; then the byte ranges main changed
+ * since, at most max, as addresses of the program's file (its symbols');
+ * then the copy freed. */
+void bl_globals_snapshot(void);
+int bl_globals_changed(uintptr_t *from, uintptr_t *to, int max);
+void bl_globals_free(void);
+/* Rank 0's first bsp_begin: warns of globals main set after bsp_init,
+ * which the other ranks do not see (capi/bsplib.go). */
+extern void goBsplibGlobalsCheck(void);
 
 /* 0 under EBSP_CHECKS=0: the face's own argument checks are off; set by
  * goBsplibBegin for each section (bsplib.c). */
