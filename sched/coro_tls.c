@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include "coro_tls.h"
+#include "futex.h"
 #include "scheduler.h"
 
 #include <asm/prctl.h>
@@ -56,23 +57,12 @@ void sched_keep_thread_slot(long offset)
     kept = 1;
 }
 
-static long raw_syscall4(long nr, long a, long b, long c, long d)
-{
-    long ret;
-    register long r10 __asm__("r10") = d;
-    __asm__ volatile("syscall"
-                     : "=a"(ret)
-                     : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
-                     : "rcx", "r11", "memory");
-    return ret;
-}
-
-static int fsgsbase = -1; /* the kernel lets user code write the FS base */
+/* The kernel lets user code write the FS base: read by tls_donors_start,
+ * before the first switch. */
+static int fsgsbase;
 
 static void set_fs(void *tp)
 {
-    if (fsgsbase < 0)
-        fsgsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
     if (fsgsbase)
         __asm__ volatile("wrfsbase %0" ::"r"(tp) : "memory");
     else
@@ -111,17 +101,6 @@ void tls_restore_signals(const uint64_t *old)
     raw_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)old, 0, sizeof *old);
 }
 
-void tls_quiet_wait(_Atomic unsigned *word, unsigned val)
-{
-    while (atomic_load(word) == val)
-        raw_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, val, 0);
-}
-
-static void quiet_wake(_Atomic unsigned *word)
-{
-    raw_syscall4(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, INT_MAX, 0);
-}
-
 /* A start of donors: each counts itself ready, then sleeps on release. */
 static struct {
     struct tls_donor *donors;
@@ -140,8 +119,8 @@ static void *donor_main(void *p)
     start.donors[i].tp = tls_pointer();
     start.set_up(i, start.arg);
     atomic_fetch_add(&start.ready, 1);
-    quiet_wake(&start.ready);
-    tls_quiet_wait(&start.release, 0);
+    futex_wake_quiet(&start.ready, INT_MAX);
+    futex_wait_quiet(&start.release, 0);
     return NULL;
 }
 
@@ -153,6 +132,7 @@ enum { DONOR_STACK = 64 * 1024 };
 
 int tls_donors_start(struct tls_donor *donors, int n, void (*set_up)(int i, void *arg), void *arg)
 {
+    fsgsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
     start.donors = donors;
     start.set_up = set_up;
     start.arg = arg;
@@ -169,7 +149,7 @@ int tls_donors_start(struct tls_donor *donors, int n, void (*set_up)(int i, void
     pthread_attr_destroy(&attr);
     unsigned r;
     while ((r = atomic_load(&start.ready)) < (unsigned)i)
-        tls_quiet_wait(&start.ready, r);
+        futex_wait_quiet(&start.ready, r);
     if (i < n) {
         tls_donors_end(donors, i);
         return -1;
@@ -180,7 +160,7 @@ int tls_donors_start(struct tls_donor *donors, int n, void (*set_up)(int i, void
 void tls_donors_end(struct tls_donor *donors, int n)
 {
     atomic_store(&start.release, 1);
-    quiet_wake(&start.release);
+    futex_wake_quiet(&start.release, INT_MAX);
     for (int i = 0; i < n; i++)
         pthread_join(donors[i].thread, NULL);
 }

@@ -29,7 +29,8 @@ void tls_slot_store(void *tp, uintptr_t value);
 uintptr_t tls_slot_load(void *tp);
 
 /* A donor: a thread that lends its control block to a core and sleeps,
- * with every signal blocked, until released. */
+ * with every signal blocked, until released. It waits with futex.h's
+ * quiet calls, which touch no TLS. */
 struct tls_donor {
     pthread_t thread;
     void *tp;
@@ -47,7 +48,5 @@ void tls_donors_end(struct tls_donor *donors, int n);
  * write (the control block may be in use elsewhere meanwhile). */
 void tls_block_signals(uint64_t *old);
 void tls_restore_signals(const uint64_t *old);
-/* Sleeps while *word == val, without touching errno. */
-void tls_quiet_wait(_Atomic unsigned *word, unsigned val);
 
 #endif

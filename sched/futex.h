@@ -69,6 +69,32 @@ static inline void futex_wait_ns(_Atomic unsigned *word, unsigned expected, uint
     errno = saved;
 }
 
+#if defined(__x86_64__)
+/* A system call that writes no errno: for threads that sleep while their
+ * thread control block, errno included, is in use by a coroutine core
+ * elsewhere (sched/coro_tls.c). Returns the kernel's -errno on failure. */
+static inline long raw_syscall4(long nr, long a, long b, long c, long d)
+{
+    long ret;
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+    return ret;
+}
+
+/* futex_wait and futex_wake for such threads: no errno, no TLS at all.
+ * This wait returns only once *word != expected. */
+static inline void futex_wait_quiet(_Atomic unsigned *word, unsigned expected)
+{
+    while (atomic_load(word) == expected)
+        raw_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, expected, 0);
+}
+
+static inline void futex_wake_quiet(_Atomic unsigned *word, int n)
+{
+    raw_syscall4(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, n, 0);
+}
+#endif
+
 /* Wakes up to n sleepers on word (INT_MAX: all). */
 static inline void futex_wake(_Atomic unsigned *word, int n)
 {

@@ -610,7 +610,7 @@ static void handoff_main(void *arg)
     push_locked(q, c, c, 1);
     unlock(q);
     kick(1);
-    tls_quiet_wait(&co.ended, 0);
+    futex_wait_quiet(&co.ended, 0);
     if (co.joiner) {
         void *unused;
         co.joiner->worker = NULL; /* on its own thread again */
@@ -619,7 +619,7 @@ static void handoff_main(void *arg)
         ebsp_coro_switch(&unused, co.joiner->sp);
     }
     for (;;)
-        tls_quiet_wait(&co.ended, 1);
+        futex_wait_quiet(&co.ended, 1);
 }
 
 static struct worker *current_worker(void)
