@@ -24,7 +24,7 @@ GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
 all: lib
 
-lib: $(LIB) lib/pkgconfig/ebsp.pc lib/pkgconfig/bsp.pc bin/ebspcc bin/ebsprun bin/ebsp-trace bin/bspcc bin/bsprun
+lib: $(LIB) lib/pkgconfig/ebsp.pc lib/pkgconfig/bsp.pc lib/pkgconfig/qmp.pc bin/ebspcc bin/ebsprun bin/ebsp-trace bin/bspcc bin/bsprun bin/qmp-config
 
 $(LIB): $(GOSRC)
 	@mkdir -p lib
@@ -71,6 +71,11 @@ test-tools: lib
 bin/bspcc bin/bsprun: bin/%: tools/%.in
 	@mkdir -p bin
 	sed -e 's|@LIBDIR@|$(CURDIR)/lib|; s|@INCLUDEDIR@|$(CURDIR)/include|' $< > $@ && chmod 755 $@
+
+# qmp-config (QMP's build-flags tool) for the tree in place.
+bin/qmp-config: tools/qmp-config.in
+	@mkdir -p bin
+	sed -e 's|@PREFIX@|$(CURDIR)|; s|@LIBDIR@|$(CURDIR)/lib|; s|@INCLUDEDIR@|$(CURDIR)/include|' $< > $@ && chmod 755 $@
 
 # The 32-bit build, like the board's host and cores (pointers fit in int and
 # unsigned): Go for 386 and gcc -m32 (Debian: gcc-multilib). Its ebsp.pc
@@ -301,6 +306,10 @@ install: lib
 		pkgconfig/ebsp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ebsp.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' \
 		pkgconfig/bsp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/bsp.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' \
+		pkgconfig/qmp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/qmp.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' \
+		tools/qmp-config.in > $(DESTDIR)$(PREFIX)/bin/qmp-config && chmod 755 $(DESTDIR)$(PREFIX)/bin/qmp-config
 	for t in bspcc bsprun; do \
 		sed -e 's|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include/ebsp|' tools/$$t.in \
 			> $(DESTDIR)$(PREFIX)/bin/$$t && chmod 755 $(DESTDIR)$(PREFIX)/bin/$$t || exit 1; \
