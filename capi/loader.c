@@ -28,7 +28,7 @@ void loader_make_global(void)
         dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
 }
 
-static const char *scratch_dir(void)
+const char *loader_scratch_dir(void)
 {
     struct stat st;
     if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
@@ -37,7 +37,7 @@ static const char *scratch_dir(void)
     return tmp && *tmp ? tmp : "/tmp";
 }
 
-static int copy_file(const char *from, int to_fd)
+int loader_copy_file(const char *from, int to_fd)
 {
     int in = open(from, O_RDONLY | O_CLOEXEC);
     if (in < 0)
@@ -80,14 +80,14 @@ void *loader_open_instance(const char *path, char *err, size_t errlen)
 {
     static _Atomic unsigned long counter;
     char copy[4096];
-    snprintf(copy, sizeof copy, "%s/ebsp-kernel-%ld-%lu.so", scratch_dir(), (long)getpid(),
+    snprintf(copy, sizeof copy, "%s/ebsp-kernel-%ld-%lu.so", loader_scratch_dir(), (long)getpid(),
              atomic_fetch_add(&counter, 1));
     int fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
     if (fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", copy, strerror(errno));
         return NULL;
     }
-    int rc = copy_file(path, fd);
+    int rc = loader_copy_file(path, fd);
     int saved = errno;
     close(fd);
     if (rc) {

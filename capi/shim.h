@@ -387,6 +387,10 @@ void loader_make_global(void);
 void *loader_open_instance(const char *path, char *err, size_t errlen);
 ebsp_kernel_fn loader_entry(void *instance);
 void loader_close_instance(void *instance);
+/* Where instances are copied (/dev/shm, else $TMPDIR or /tmp), and the
+ * copy of a file's bytes to to_fd (0, or -1 with errno). */
+const char *loader_scratch_dir(void);
+int loader_copy_file(const char *from, int to_fd);
 /* Gives an instance rand, srand and strtok with their state in the calling
  * core, rand being newlib's, as on the board (kernel_libc.c). */
 void kernel_libc_hook(void *instance);

@@ -62,6 +62,8 @@ static struct {
 static int proc_argc;
 static char **proc_argv;
 
+int (*bl_core_main)(int argc, char **argv);
+
 __attribute__((constructor)) static void capture_args(int argc, char **argv, char **envp)
 {
     (void)envp;
@@ -268,8 +270,8 @@ static void bl_start_section(long long P, const void *caller)
     size_t cap = mcbsp_thread_cap();
     if (cap && P > 0 && (unsigned long long)P > cap)
         bl_fatal("bsp_begin: %lld cores requested; mcbsp_set_maximum_threads allows 1..%zu", P, cap);
-    main_fn main_entry = NULL;
-    if (!bl.spmd) {
+    main_fn main_entry = bl.spmd ? NULL : bl_core_main;
+    if (!bl.spmd && !main_entry) {
         void *sym = dlsym(RTLD_DEFAULT, "main");
         memcpy(&main_entry, &sym, sizeof sym);
         if (!main_entry)

@@ -28,6 +28,11 @@ extern int goBsplibReady(void);
 /* Reports "$PP: BSP ERROR: call: what (superstep N)" and stops the run. */
 extern void goBsplibMisuse(int pid, char *call, char *what);
 
+/* Set by a face whose cores run a main of their own instead of the
+ * program's (faces/qmp: each node its private copy of the program): what
+ * the other cores of a section without bsp_init run (bsplib.c). */
+extern int (*bl_core_main)(int argc, char **argv);
+
 /* mcbsp_set_maximum_threads' cap on the cores of a section, 0 for none
  * (mcbsp.c). */
 size_t mcbsp_thread_cap(void);

@@ -1,0 +1,485 @@
+/*
+ * Message handles on LQCD channels (lqcd_msg.h): a QMP send is an LQCD
+ * send to the receiving node's buffer name, a QMP receive an LQCD receive
+ * declared under that name, so the matching, the waits and the transport
+ * across MPI ranks are the LQCD API's.
+ *
+ * Names: QMP over MPI matches a message by its source node and a tag that
+ * tells a plain send from a relative one and its direction (+ or -); a
+ * node declares the channels to and from each peer in the same order as
+ * the peer declares their other ends. The name of the k-th channel of a
+ * kind between two nodes is (kind, sender, k): each side counts its own
+ * declarations per peer and kind.
+ *
+ * The LQCD channel is declared at the handle's first QMP_start, so that
+ * QMP_change_address before it costs nothing (after it: not supported).
+ */
+#include "msgmem.h"
+
+#include <lqcd_msg.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { HANDLE_MAGIC = 0x514d4848 };
+enum { H_SEND = 1, H_RECV, H_MULTI };
+
+struct QMP_msghandle_struct {
+    uint32_t magic;
+    int kind;
+    int owner;              /* the declaring node (core pid) */
+    int peer;               /* the other node (core pid) */
+    int name;               /* the LQCD buffer name */
+    struct QMP_msgmem_struct *mm;
+    char *buf;              /* what the channel sends from or receives into */
+    char *stage;            /* staged msgmem: the packed bytes */
+    void *chan;             /* the LQCD channel, from the first start */
+    int started;            /* started and not yet seen complete */
+    int in_multiple;        /* a part of a multiple handle, which frees it */
+    QMP_status_t err;
+    char error[QMP_ERR_MAX];
+    int nparts;
+    struct QMP_msghandle_struct **parts;
+};
+
+/* ---- channel names ---- */
+
+struct qmp_count {
+    int peer, kind, sending, count;
+};
+
+int qmp_channel_name(struct qmp_node *n, int peer, int kind, int sending)
+{
+    int i = 0;
+    while (i < n->ncounts &&
+           (n->counts[i].peer != peer || n->counts[i].kind != kind || n->counts[i].sending != sending))
+        i++;
+    if (i == n->ncounts) {
+        if (n->ncounts == n->counts_cap) {
+            int cap = n->counts_cap ? 2 * n->counts_cap : 16;
+            struct qmp_count *more = realloc(n->counts, (size_t)cap * sizeof *more);
+            if (!more)
+                return -1;
+            n->counts = more;
+            n->counts_cap = cap;
+        }
+        n->counts[n->ncounts++] = (struct qmp_count){peer, kind, sending, 0};
+    }
+    int k = n->counts[i].count++;
+    int sender = sending ? n->pid : peer;
+    return kind << 29 | (sender & 0xffff) << 13 | (k & 0x1fff);
+}
+
+QMP_status_t qmp_lqcd_failed(struct qmp_node *n, const char *call)
+{
+    int code = getErrorNumber();
+    const char *text = getErrorString();
+    clearError();
+    QMP_status_t st = QMP_ERROR;
+    switch (code) {
+    case LQCD_ERR_ARG: st = QMP_INVALID_ARG; break;
+    case LQCD_ERR_HOST: st = QMP_NODE_OUTRANGE; break;
+    case LQCD_ERR_SIZE: st = QMP_MEMSIZE_ERR; break;
+    case LQCD_ERR_BUSY: st = QMP_SVC_BUSY; break;
+    case LQCD_ERR_TIMEOUT: st = QMP_TIMEOUT; break;
+    case LQCD_ERR_NOMEM: st = QMP_NOMEM_ERR; break;
+    case LQCD_ERR_NOT_STARTED: st = QMP_INVALID_OP; break;
+    default: break;
+    }
+    return qmp_fail(n, st, "%s: %s", call, text ? text : "error");
+}
+
+/* ---- declarations ---- */
+
+static QMP_msghandle_t handle_new(struct qmp_node *n, int kind)
+{
+    QMP_msghandle_t h = calloc(1, sizeof *h);
+    if (!h) {
+        qmp_fail(n, QMP_NOMEM_ERR, "QMP: out of memory for a message handle");
+        return NULL;
+    }
+    h->magic = HANDLE_MAGIC;
+    h->kind = kind;
+    h->owner = n->pid;
+    return h;
+}
+
+/* A send or receive handle of m with the node of rank `rank` in c. */
+static QMP_msghandle_t declare(QMP_comm_t comm, QMP_msgmem_t m, int rank, int channel, int kind, const char *call)
+{
+    struct qmp_node *n = qmp_node_of(call);
+    if (!n)
+        return NULL;
+    QMP_comm_t c = qmp_comm(n, comm, call);
+    if (!c)
+        return NULL;
+    if (!m || m->magic != MSGMEM_MAGIC) {
+        qmp_fail(n, QMP_INVALID_ARG, "%s: not a message memory (QMP_declare_msgmem)", call);
+        return NULL;
+    }
+    if (rank < 0 || rank >= c->size) {
+        qmp_fail(n, QMP_NODE_OUTRANGE, "%s: node %d outside 0..%d", call, rank, c->size - 1);
+        return NULL;
+    }
+    QMP_msghandle_t h = handle_new(n, kind);
+    if (!h)
+        return NULL;
+    h->peer = c->members[rank];
+    h->name = qmp_channel_name(n, h->peer, channel, kind == H_SEND);
+    h->mm = m;
+    if (m->staged && !(h->stage = malloc(m->nbytes ? (size_t)m->nbytes : 1))) {
+        free(h);
+        qmp_fail(n, QMP_NOMEM_ERR, "%s: out of memory", call);
+        return NULL;
+    }
+    h->buf = m->staged ? h->stage : m->blocks[0].at;
+    return h;
+}
+
+QMP_msghandle_t QMP_comm_declare_send_to(QMP_comm_t comm, QMP_msgmem_t m, int rem_node_rank, int priority)
+{
+    (void)priority;
+    return declare(comm, m, rem_node_rank, CHANNEL_PLAIN, H_SEND, "QMP_declare_send_to");
+}
+
+QMP_msghandle_t QMP_declare_send_to(QMP_msgmem_t m, int rem_node_rank, int priority)
+{
+    return QMP_comm_declare_send_to(NULL, m, rem_node_rank, priority);
+}
+
+QMP_msghandle_t QMP_comm_declare_receive_from(QMP_comm_t comm, QMP_msgmem_t m, int rem_node_rank, int priority)
+{
+    (void)priority;
+    return declare(comm, m, rem_node_rank, CHANNEL_PLAIN, H_RECV, "QMP_declare_receive_from");
+}
+
+QMP_msghandle_t QMP_declare_receive_from(QMP_msgmem_t m, int rem_node_rank, int priority)
+{
+    return QMP_comm_declare_receive_from(NULL, m, rem_node_rank, priority);
+}
+
+/* The neighbour of this node along axis in direction dir (its sign), or
+ * -1 after an error. */
+static int neighbour(QMP_comm_t comm, int axis, int dir, const char *call)
+{
+    struct qmp_node *n = qmp_node_of(call);
+    QMP_comm_t c = n ? qmp_comm(n, comm, call) : NULL;
+    if (!c)
+        return -1;
+    if (!c->declared) {
+        qmp_fail(n, QMP_INVALID_TOPOLOGY, "%s: no logical topology is declared", call);
+        return -1;
+    }
+    if (axis < 0 || axis >= c->topo.ndim || dir == 0) {
+        qmp_fail(n, QMP_INVALID_ARG, "%s: axis %d (0..%d) direction %d (+1 or -1)", call, axis, c->topo.ndim - 1,
+                 dir);
+        return -1;
+    }
+    return c->topo.neigh[dir > 0][axis];
+}
+
+/* A relative send in direction + pairs with the receive from direction -
+ * at the other end, as QMP's tags do. */
+QMP_msghandle_t QMP_comm_declare_send_relative(QMP_comm_t comm, QMP_msgmem_t m, int axis, int dir, int priority)
+{
+    (void)priority;
+    const char *call = "QMP_declare_send_relative";
+    int to = neighbour(comm, axis, dir, call);
+    return to < 0 ? NULL : declare(comm, m, to, dir > 0 ? CHANNEL_MINUS : CHANNEL_PLUS, H_SEND, call);
+}
+
+QMP_msghandle_t QMP_declare_send_relative(QMP_msgmem_t m, int axis, int dir, int priority)
+{
+    return QMP_comm_declare_send_relative(NULL, m, axis, dir, priority);
+}
+
+QMP_msghandle_t QMP_comm_declare_receive_relative(QMP_comm_t comm, QMP_msgmem_t m, int axis, int dir,
+                                                  int priority)
+{
+    (void)priority;
+    const char *call = "QMP_declare_receive_relative";
+    int from = neighbour(comm, axis, dir, call);
+    return from < 0 ? NULL : declare(comm, m, from, dir > 0 ? CHANNEL_PLUS : CHANNEL_MINUS, H_RECV, call);
+}
+
+QMP_msghandle_t QMP_declare_receive_relative(QMP_msgmem_t m, int axis, int dir, int priority)
+{
+    return QMP_comm_declare_receive_relative(NULL, m, axis, dir, priority);
+}
+
+/* A handle of the calling node, or NULL after an error. */
+static QMP_msghandle_t handle_of(struct qmp_node *n, QMP_msghandle_t h, const char *call)
+{
+    if (!h || h->magic != HANDLE_MAGIC) {
+        qmp_fail(n, QMP_INVALID_ARG, "%s: not a message handle", call);
+        return NULL;
+    }
+    if (h->owner != n->pid) {
+        qmp_fail(n, QMP_INVALID_ARG, "%s: a handle of node %d", call, h->owner);
+        return NULL;
+    }
+    return h;
+}
+
+static QMP_msghandle_t declare_group(QMP_msghandle_t msgh[], int num, const char *call)
+{
+    struct qmp_node *n = qmp_node_of(call);
+    if (!n)
+        return NULL;
+    if (!msgh || num < 1) {
+        qmp_fail(n, QMP_INVALID_ARG, "%s: %d handles", call, num);
+        return NULL;
+    }
+    for (int i = 0; i < num; i++)
+        if (!handle_of(n, msgh[i], call))
+            return NULL;
+        else if (msgh[i]->in_multiple) {
+            qmp_fail(n, QMP_INVALID_ARG, "%s: handle %d is part of another multiple handle", call, i);
+            return NULL;
+        }
+    QMP_msghandle_t h = handle_new(n, H_MULTI);
+    if (h && !(h->parts = malloc((size_t)num * sizeof *h->parts))) {
+        free(h);
+        h = NULL;
+    }
+    if (!h)
+        return NULL;
+    h->nparts = num;
+    for (int i = 0; i < num; i++) {
+        h->parts[i] = msgh[i];
+        msgh[i]->in_multiple = 1;
+    }
+    return h;
+}
+
+QMP_msghandle_t QMP_declare_multiple(QMP_msghandle_t msgh[], int num)
+{
+    return declare_group(msgh, num, "QMP_declare_multiple");
+}
+
+QMP_msghandle_t QMP_declare_send_recv_pairs(QMP_msghandle_t msgh[], int num)
+{
+    return declare_group(msgh, num, "QMP_declare_send_recv_pairs");
+}
+
+static void handle_release(QMP_msghandle_t h)
+{
+    for (int i = 0; i < h->nparts; i++)
+        handle_release(h->parts[i]);
+    free(h->parts);
+    free(h->stage);
+    h->magic = 0;
+    free(h);
+}
+
+void QMP_free_msghandle(QMP_msghandle_t h)
+{
+    struct qmp_node *n = qmp_node_of("QMP_free_msghandle");
+    if (!n || !handle_of(n, h, "QMP_free_msghandle"))
+        return;
+    if (h->in_multiple) {
+        qmp_fail(n, QMP_INVALID_ARG, "QMP_free_msghandle: part of a multiple handle (free that one)");
+        return;
+    }
+    handle_release(h);
+}
+
+QMP_status_t QMP_change_address(QMP_msghandle_t msg, void *addr)
+{
+    const char *call = "QMP_change_address";
+    struct qmp_node *n = qmp_node_of(call);
+    if (!n)
+        return QMP_NOT_INITED;
+    if (!handle_of(n, msg, call))
+        return n->last;
+    if (msg->kind == H_MULTI || msg->mm->staged)
+        return qmp_fail(n, QMP_INVALID_ARG, "%s: a multiple handle or a strided memory", call);
+    if (!addr && msg->mm->nbytes)
+        return qmp_fail(n, QMP_INVALID_ARG, "%s: NULL address", call);
+    if (msg->chan)
+        return qmp_fail(n, QMP_NOTSUPPORTED, "%s: after the handle's first QMP_start (here its channel is bound "
+                        "to its buffer then)", call);
+    msg->buf = addr;
+    return QMP_SUCCESS;
+}
+
+QMP_status_t QMP_change_address_multiple(QMP_msghandle_t msg, void *addr[], int naddr)
+{
+    const char *call = "QMP_change_address_multiple";
+    struct qmp_node *n = qmp_node_of(call);
+    if (!n)
+        return QMP_NOT_INITED;
+    if (!handle_of(n, msg, call))
+        return n->last;
+    if (msg->kind != H_MULTI || !addr || naddr != msg->nparts)
+        return qmp_fail(n, QMP_INVALID_ARG, "%s: a multiple handle of %d parts and as many addresses", call,
+                        msg->nparts);
+    for (int i = 0; i < naddr; i++) {
+        QMP_status_t st = QMP_change_address(msg->parts[i], addr[i]);
+        if (st != QMP_SUCCESS)
+            return st;
+    }
+    return QMP_SUCCESS;
+}
+
+QMP_status_t QMP_clear_to_send(QMP_msghandle_t mh, QMP_clear_to_send_t cts)
+{
+    struct qmp_node *n = qmp_node_of("QMP_clear_to_send");
+    if (!n)
+        return QMP_NOT_INITED;
+    if (!handle_of(n, mh, "QMP_clear_to_send"))
+        return n->last;
+    (void)cts; /* a send waits for its receive anyway: nothing to announce */
+    return QMP_SUCCESS;
+}
+
+/* ---- operations ---- */
+
+/* Records st (with the node's text) on h too; returns st. */
+static QMP_status_t handle_failed(struct qmp_node *n, QMP_msghandle_t h, QMP_status_t st)
+{
+    h->err = st;
+    snprintf(h->error, sizeof h->error, "%s", n->error);
+    return st;
+}
+
+static QMP_status_t start_one(struct qmp_node *n, QMP_msghandle_t h)
+{
+    const char *call = "QMP_start";
+    if (h->started)
+        return handle_failed(n, h, qmp_fail(n, QMP_SVC_BUSY, "%s: the handle's last start is not complete", call));
+    if (!h->chan) {
+        int nbytes = h->mm->nbytes;
+        h->chan = h->kind == H_SEND ? declareSendTo(h->buf, nbytes, h->peer, h->name)
+                                    : declareReceive(h->buf, nbytes, h->name);
+        if (!h->chan)
+            return handle_failed(n, h, qmp_lqcd_failed(n, call));
+    }
+    if (h->kind == H_SEND) {
+        if (h->stage)
+            msgmem_pack(h->mm, h->stage);
+        startSend(h->chan);
+    } else {
+        startReceive(h->chan);
+    }
+    if (getErrorNumber() != LQCD_OK)
+        return handle_failed(n, h, qmp_lqcd_failed(n, call));
+    h->started = 1;
+    h->err = QMP_SUCCESS;
+    return QMP_SUCCESS;
+}
+
+QMP_status_t QMP_start(QMP_msghandle_t h)
+{
+    struct qmp_node *n = qmp_node_of("QMP_start");
+    if (!n)
+        return QMP_NOT_INITED;
+    if (!handle_of(n, h, "QMP_start"))
+        return n->last;
+    if (h->kind != H_MULTI)
+        return start_one(n, h);
+    for (int i = 0; i < h->nparts; i++) {
+        QMP_status_t st = start_one(n, h->parts[i]);
+        if (st != QMP_SUCCESS)
+            return handle_failed(n, h, st);
+    }
+    return QMP_SUCCESS;
+}
+
+/* A started handle seen complete: a staged receive unpacks. */
+static void completed(QMP_msghandle_t h)
+{
+    h->started = 0;
+    if (h->kind == H_RECV && h->stage)
+        msgmem_unpack(h->mm, h->stage);
+}
+
+/* Waits for one handle (ms < 0: without limit, 0: a look). 1: complete,
+ * 0: not yet, -1: failed (recorded). */
+static int finish_one(struct qmp_node *n, QMP_msghandle_t h, int ms, const char *call)
+{
+    if (!h->started) {
+        if (h->err != QMP_SUCCESS)
+            return -1;
+        return 1; /* never started, or seen complete already: nothing to wait for */
+    }
+    int done = ms == 0 ? testCompletion(h->chan) : waitFor(h->chan, ms);
+    if (done == 1) {
+        completed(h);
+        return 1;
+    }
+    if (done < 0 || (ms != 0 && getErrorNumber() != LQCD_OK)) {
+        h->started = 0;
+        handle_failed(n, h, qmp_lqcd_failed(n, call));
+        return -1;
+    }
+    return 0;
+}
+
+static QMP_status_t wait_handle(struct qmp_node *n, QMP_msghandle_t h, const char *call)
+{
+    QMP_status_t st = QMP_SUCCESS;
+    if (h->kind != H_MULTI)
+        return finish_one(n, h, -1, call) == 1 ? QMP_SUCCESS : h->err;
+    for (int i = 0; i < h->nparts; i++)
+        if (finish_one(n, h->parts[i], -1, call) != 1 && st == QMP_SUCCESS)
+            st = handle_failed(n, h, h->parts[i]->err);
+    return st;
+}
+
+QMP_status_t QMP_wait(QMP_msghandle_t h)
+{
+    struct qmp_node *n = qmp_node_of("QMP_wait");
+    if (!n)
+        return QMP_NOT_INITED;
+    if (!handle_of(n, h, "QMP_wait"))
+        return n->last;
+    return wait_handle(n, h, "QMP_wait");
+}
+
+QMP_status_t QMP_wait_all(QMP_msghandle_t h[], int num)
+{
+    struct qmp_node *n = qmp_node_of("QMP_wait_all");
+    if (!n)
+        return QMP_NOT_INITED;
+    if (!h || num < 0)
+        return qmp_fail(n, QMP_INVALID_ARG, "QMP_wait_all: %d handles", num);
+    QMP_status_t st = QMP_SUCCESS;
+    for (int i = 0; i < num; i++) {
+        QMP_status_t one = handle_of(n, h[i], "QMP_wait_all") ? wait_handle(n, h[i], "QMP_wait_all") : n->last;
+        if (st == QMP_SUCCESS)
+            st = one;
+    }
+    return st;
+}
+
+QMP_bool_t QMP_is_complete(QMP_msghandle_t h)
+{
+    struct qmp_node *n = qmp_node_of("QMP_is_complete");
+    if (!n || !handle_of(n, h, "QMP_is_complete"))
+        return QMP_FALSE;
+    if (h->kind != H_MULTI)
+        return finish_one(n, h, 0, "QMP_is_complete") == 1 ? QMP_TRUE : QMP_FALSE;
+    int all = 1;
+    for (int i = 0; i < h->nparts; i++)
+        all &= finish_one(n, h->parts[i], 0, "QMP_is_complete") == 1;
+    return all ? QMP_TRUE : QMP_FALSE;
+}
+
+QMP_status_t QMP_get_error_number(QMP_msghandle_t mh)
+{
+    struct qmp_node *n = qmp_self();
+    if (!mh)
+        return n ? n->last : QMP_NOT_INITED;
+    return mh->magic == HANDLE_MAGIC ? mh->err : QMP_INVALID_ARG;
+}
+
+const char *QMP_get_error_string(QMP_msghandle_t mh)
+{
+    struct qmp_node *n = qmp_self();
+    if (!mh)
+        return n && n->last != QMP_SUCCESS ? n->error : QMP_error_string(n ? n->last : QMP_NOT_INITED);
+    if (mh->magic != HANDLE_MAGIC)
+        return "not a message handle";
+    return mh->err != QMP_SUCCESS ? mh->error : QMP_error_string(QMP_SUCCESS);
+}
