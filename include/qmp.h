@@ -280,12 +280,18 @@ int QMP_error(const char *format, ...);
 double QMP_time(void);
 void QMP_reset_total_qmp_time(void);
 double QMP_get_total_qmp_time(void);
-/* "2.5.4" and 2005004. */
+/* "2.5.1" and 2005001: what QMP 2.5 built from its public source reports
+ * (its configure script names 2.5.1; this header declares its newest calls). */
 const char *QMP_version_str(void);
 int QMP_version_int(void);
 
 #ifdef __cplusplus
 }
+#endif
+
+/* QMP's header gives its programs this macro for unused arguments. */
+#ifndef _QMP_UNUSED_ARGUMENT
+#define _QMP_UNUSED_ARGUMENT(x) ((void)(x))
 #endif
 
 #endif

@@ -176,18 +176,22 @@ void QMP_free_msgmem(QMP_msgmem_t m)
     free(m);
 }
 
-void msgmem_pack(const struct QMP_msgmem_struct *m, char *to)
+void msgmem_pack(const struct QMP_msgmem_struct *m, char *to, size_t n)
 {
-    for (int i = 0; i < m->nblocks; i++) {
-        memcpy(to, m->blocks[i].at, m->blocks[i].len);
-        to += m->blocks[i].len;
+    for (int i = 0; i < m->nblocks && n > 0; i++) {
+        size_t len = m->blocks[i].len < n ? m->blocks[i].len : n;
+        memcpy(to, m->blocks[i].at, len);
+        to += len;
+        n -= len;
     }
 }
 
-void msgmem_unpack(const struct QMP_msgmem_struct *m, const char *from)
+void msgmem_unpack(const struct QMP_msgmem_struct *m, const char *from, size_t n)
 {
-    for (int i = 0; i < m->nblocks; i++) {
-        memcpy(m->blocks[i].at, from, m->blocks[i].len);
-        from += m->blocks[i].len;
+    for (int i = 0; i < m->nblocks && n > 0; i++) {
+        size_t len = m->blocks[i].len < n ? m->blocks[i].len : n;
+        memcpy(m->blocks[i].at, from, len);
+        from += len;
+        n -= len;
     }
 }

@@ -11,13 +11,22 @@
  * kind between two nodes is (kind, sender, k): each side counts its own
  * declarations per peer and kind.
  *
- * The LQCD channel is declared at the handle's first QMP_start, so that
- * QMP_change_address before it costs nothing (after it: not supported).
+ * Sizes: a QMP receive may be larger than the message that arrives (MPI's
+ * rule), an LQCD channel's two ends have one size. So each end of a
+ * handle tells the other its size once, at the declaration, on a small
+ * channel of its own (started at once, it completes whenever the other
+ * end looks); the data channel is declared with the sender's size when
+ * both are known: at the handle's first QMP_start when the other end's
+ * size has arrived, else at its QMP_wait or QMP_is_complete, which then
+ * start it. A send larger than its receive fails on both ends
+ * (QMP_MEMSIZE_ERR). QMP_change_address works until the data channel is
+ * declared (it is bound to its buffer then).
  */
 #include "msgmem.h"
 
 #include <lqcd_msg.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +42,13 @@ struct QMP_msghandle_struct {
     struct QMP_msgmem_struct *mm;
     char *buf;              /* what the channel sends from or receives into */
     char *stage;            /* staged msgmem: the packed bytes */
-    void *chan;             /* the LQCD channel, from the first start */
+    void *chan;             /* the LQCD data channel, once both sizes are known */
+    struct sizes {
+        int64_t out;        /* this end's size, sent to the other end */
+        int64_t in;         /* the other end's, when it has arrived */
+    } *sizes;               /* never freed: the other end may write or read them after QMP_free_msghandle */
+    void *tell, *hear;      /* the channels of the two sizes */
+    int pending;            /* started before the other end's size arrived: the data channel starts when it does */
     int started;            /* started and not yet seen complete */
     int in_multiple;        /* a part of a multiple handle, which frees it */
     QMP_status_t err;
@@ -67,7 +82,19 @@ int qmp_channel_name(struct qmp_node *n, int peer, int kind, int sending)
     }
     int k = n->counts[i].count++;
     int sender = sending ? n->pid : peer;
-    return kind << 29 | (sender & 0xffff) << 13 | (k & 0x1fff);
+    return kind << 27 | (sender & 0x3fff) << 13 | (k & 0x1fff);
+}
+
+/* The names of the size channels of data channel `name` between sender
+ * and receiver: to the receiver, named as the data channel is in its
+ * directory (by the sender), and back to the sender, named in the
+ * sender's directory by the receiver. */
+enum { SIZE_TO_RECEIVER = 1, SIZE_TO_SENDER = 2 };
+static int size_name(int name, int way, int receiver)
+{
+    if (way == SIZE_TO_SENDER)
+        name = (name & ~(0x3fff << 13)) | (receiver & 0x3fff) << 13;
+    return way << 29 | name;
 }
 
 QMP_status_t qmp_lqcd_failed(struct qmp_node *n, const char *call)
@@ -133,6 +160,25 @@ static QMP_msghandle_t declare(QMP_comm_t comm, QMP_msgmem_t m, int rank, int ch
         return NULL;
     }
     h->buf = m->staged ? h->stage : m->blocks[0].at;
+    if (!(h->sizes = malloc(sizeof *h->sizes))) {
+        free(h->stage);
+        free(h);
+        qmp_fail(n, QMP_NOMEM_ERR, "%s: out of memory", call);
+        return NULL;
+    }
+    h->sizes->out = m->nbytes;
+    int receiver = kind == H_SEND ? h->peer : n->pid;
+    int out = kind == H_SEND ? SIZE_TO_RECEIVER : SIZE_TO_SENDER;
+    int in = kind == H_SEND ? SIZE_TO_SENDER : SIZE_TO_RECEIVER;
+    h->tell = declareSendTo(&h->sizes->out, (int)sizeof h->sizes->out, h->peer, size_name(h->name, out, receiver));
+    h->hear = h->tell ? declareReceive(&h->sizes->in, (int)sizeof h->sizes->in, size_name(h->name, in, receiver)) : NULL;
+    if (!h->hear) {
+        qmp_lqcd_failed(n, call);
+        h->magic = 0; /* a declared channel may still point into it */
+        return NULL;
+    }
+    startSend(h->tell);
+    startReceive(h->hear);
     return h;
 }
 
@@ -343,30 +389,70 @@ static QMP_status_t handle_failed(struct qmp_node *n, QMP_msghandle_t h, QMP_sta
     return st;
 }
 
-static QMP_status_t start_one(struct qmp_node *n, QMP_msghandle_t h)
+/* The data channel, declared once the other end's size is known (*ready
+ * 0: not yet); QMP_SUCCESS or the failure, recorded. */
+static QMP_status_t bind_channel(struct qmp_node *n, QMP_msghandle_t h, int wait, int *ready, const char *call)
 {
-    const char *call = "QMP_start";
-    if (h->started)
-        return handle_failed(n, h, qmp_fail(n, QMP_SVC_BUSY, "%s: the handle's last start is not complete", call));
-    if (!h->chan) {
-        int nbytes = h->mm->nbytes;
-        h->chan = h->kind == H_SEND ? declareSendTo(h->buf, nbytes, h->peer, h->name)
-                                    : declareReceive(h->buf, nbytes, h->name);
-        if (!h->chan)
-            return handle_failed(n, h, qmp_lqcd_failed(n, call));
+    *ready = 1;
+    if (h->chan)
+        return QMP_SUCCESS;
+    int heard = wait ? waitFor(h->hear, -1) : testCompletion(h->hear);
+    if (heard < 0 || (wait && heard != 1))
+        return handle_failed(n, h, qmp_lqcd_failed(n, call));
+    if (heard == 0) {
+        *ready = 0;
+        return QMP_SUCCESS;
     }
+    int64_t sent = h->kind == H_SEND ? h->sizes->out : h->sizes->in;
+    int64_t room = h->kind == H_SEND ? h->sizes->in : h->sizes->out;
+    if (sent > room)
+        return handle_failed(n, h, qmp_fail(n, QMP_MEMSIZE_ERR, "%s: a message of %lld bytes from node %d to node "
+                                            "%d, whose receive holds %lld", call, (long long)sent,
+                                            h->kind == H_SEND ? n->pid : h->peer,
+                                            h->kind == H_SEND ? h->peer : n->pid, (long long)room));
+    h->chan = h->kind == H_SEND ? declareSendTo(h->buf, (int)sent, h->peer, h->name)
+                                : declareReceive(h->buf, (int)sent, h->name);
+    if (!h->chan)
+        return handle_failed(n, h, qmp_lqcd_failed(n, call));
+    return QMP_SUCCESS;
+}
+
+/* Starts the data channel (bound). */
+static QMP_status_t start_data(struct qmp_node *n, QMP_msghandle_t h, const char *call)
+{
     if (h->kind == H_SEND) {
         if (h->stage)
-            msgmem_pack(h->mm, h->stage);
+            msgmem_pack(h->mm, h->stage, h->mm->nbytes);
         startSend(h->chan);
     } else {
         startReceive(h->chan);
     }
     if (getErrorNumber() != LQCD_OK)
         return handle_failed(n, h, qmp_lqcd_failed(n, call));
-    h->started = 1;
-    h->err = QMP_SUCCESS;
     return QMP_SUCCESS;
+}
+
+/* A pending start goes ahead when the other end's size is there (wait:
+ * waits for it). 1: started, 0: still pending, -1: failed. */
+static int go_ahead(struct qmp_node *n, QMP_msghandle_t h, int wait, const char *call)
+{
+    int ready;
+    if (bind_channel(n, h, wait, &ready, call) != QMP_SUCCESS || (ready && start_data(n, h, call) != QMP_SUCCESS)) {
+        h->started = h->pending = 0;
+        return -1;
+    }
+    h->pending = !ready;
+    return ready;
+}
+
+static QMP_status_t start_one(struct qmp_node *n, QMP_msghandle_t h)
+{
+    const char *call = "QMP_start";
+    if (h->started)
+        return handle_failed(n, h, qmp_fail(n, QMP_SVC_BUSY, "%s: the handle's last start is not complete", call));
+    h->err = QMP_SUCCESS;
+    h->started = 1;
+    return go_ahead(n, h, 0, call) < 0 ? h->err : QMP_SUCCESS;
 }
 
 QMP_status_t QMP_start(QMP_msghandle_t h)
@@ -386,12 +472,12 @@ QMP_status_t QMP_start(QMP_msghandle_t h)
     return QMP_SUCCESS;
 }
 
-/* A started handle seen complete: a staged receive unpacks. */
+/* A started handle seen complete: a staged receive unpacks what came. */
 static void completed(QMP_msghandle_t h)
 {
     h->started = 0;
     if (h->kind == H_RECV && h->stage)
-        msgmem_unpack(h->mm, h->stage);
+        msgmem_unpack(h->mm, h->stage, (size_t)h->sizes->in);
 }
 
 /* Waits for one handle (ms < 0: without limit, 0: a look). 1: complete,
@@ -402,6 +488,11 @@ static int finish_one(struct qmp_node *n, QMP_msghandle_t h, int ms, const char 
         if (h->err != QMP_SUCCESS)
             return -1;
         return 1; /* never started, or seen complete already: nothing to wait for */
+    }
+    if (h->pending) {
+        int go = go_ahead(n, h, ms != 0, call);
+        if (go <= 0)
+            return go;
     }
     int done = ms == 0 ? testCompletion(h->chan) : waitFor(h->chan, ms);
     if (done == 1) {

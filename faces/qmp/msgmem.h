@@ -19,8 +19,9 @@ struct QMP_msgmem_struct {
     } blocks[];
 };
 
-/* Copies the blocks to `to`, one after the other / back from `from`. */
-void msgmem_pack(const struct QMP_msgmem_struct *m, char *to);
-void msgmem_unpack(const struct QMP_msgmem_struct *m, const char *from);
+/* Copies the first n bytes of the blocks to `to`, one after the other /
+ * back from `from`. */
+void msgmem_pack(const struct QMP_msgmem_struct *m, char *to, size_t n);
+void msgmem_unpack(const struct QMP_msgmem_struct *m, const char *from, size_t n);
 
 #endif

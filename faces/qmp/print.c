@@ -165,10 +165,10 @@ double QMP_get_total_qmp_time(void)
 
 const char *QMP_version_str(void)
 {
-    return "2.5.4";
+    return "2.5.1";
 }
 
 int QMP_version_int(void)
 {
-    return 2005004;
+    return 2005001;
 }
