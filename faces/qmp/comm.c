@@ -36,17 +36,6 @@ void qmp_comm_release(QMP_comm_t c)
     free(c);
 }
 
-QMP_comm_t qmp_comm(struct qmp_node *n, QMP_comm_t comm, const char *call)
-{
-    if (!comm)
-        comm = n->deflt;
-    if (!comm || comm->magic != COMM_MAGIC) {
-        qmp_fail(n, QMP_INVALID_ARG, "%s: not a communicator", call);
-        return NULL;
-    }
-    return comm;
-}
-
 QMP_comm_t QMP_comm_get_allocated(void)
 {
     struct qmp_node *n = qmp_node_of("QMP_comm_get_allocated");

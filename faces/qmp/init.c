@@ -17,46 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every node's state, by node number; made by the first node of this
- * process before the section starts, kept until the process ends (a
- * program may ask QMP_is_initialized after QMP_finalize_msg_passing). */
-static struct qmp_node *nodes;
-static int nnodes;
-
-int qmp_nodes(void)
-{
-    return nnodes;
-}
-
-struct qmp_node *qmp_self(void)
-{
-    struct ebsp_core *self = ebsp_self;
-    if (!self || !nodes || self->pid < 0 || self->pid >= nnodes)
-        return NULL;
-    return &nodes[self->pid];
-}
-
-struct qmp_node *qmp_node_of(const char *call)
-{
-    (void)call;
-    struct qmp_node *n = qmp_self();
-    return n && n->inited && !n->finalized ? n : NULL;
-}
-
-QMP_status_t qmp_fail(struct qmp_node *n, QMP_status_t code, const char *format, ...)
-{
-    if (!n)
-        return code;
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(n->error, sizeof n->error, format, ap);
-    va_end(ap);
-    n->last = code;
-    if (n->verbose > 0)
-        QMP_error("%s", n->error);
-    return code;
-}
-
 /* ---- the -qmp-* arguments ---- */
 
 /* Takes argv[first..last] out of argv (the NULL after the last one moves too). */
@@ -137,12 +97,8 @@ static QMP_status_t make_comms(struct qmp_node *n, int total)
 static int start_nodes(void)
 {
     int total = (int)bsplib_nprocs();
-    if (!nodes) {
-        nodes = calloc((size_t)total, sizeof *nodes);
-        if (!nodes)
-            return 0;
-        nnodes = total;
-    }
+    if (!qmp_nodes_make(total))
+        return 0;
     bl_core_main = qmp_node_main;
     bsplib_begin((unsigned)total);
     return 1;
@@ -151,12 +107,12 @@ static int start_nodes(void)
 QMP_status_t QMP_init_msg_passing(int *argc, char ***argv, QMP_thread_level_t required,
                                   QMP_thread_level_t *provided)
 {
-    if (!ebsp_self && nodes)
+    if (!ebsp_self && qmp_nodes())
         return QMP_ERROR; /* QMP cannot start again after QMP_finalize_msg_passing */
     if (!ebsp_self && !start_nodes())
         return QMP_NOMEM_ERR;
     if (ebsp_self && !ebsp_self->in_section)
-        bsplib_begin((unsigned)nnodes);
+        bsplib_begin((unsigned)qmp_nodes());
     struct qmp_node *n = qmp_self();
     if (!n)
         return QMP_RTENV_ERR;
@@ -167,7 +123,7 @@ QMP_status_t QMP_init_msg_passing(int *argc, char ***argv, QMP_thread_level_t re
     take_args(n, argc, argv);
     if (initMachine() != 0)
         return qmp_lqcd_failed(n, "QMP_init_msg_passing");
-    QMP_status_t st = make_comms(n, nnodes);
+    QMP_status_t st = make_comms(n, qmp_nodes());
     if (st != QMP_SUCCESS)
         return st;
     n->inited = 1;

@@ -46,6 +46,7 @@ struct QMP_msghandle_struct {
     struct sizes {
         int64_t out;        /* this end's size, sent to the other end */
         int64_t in;         /* the other end's, when it has arrived */
+        struct sizes *next; /* retired: the node's list */
     } *sizes;               /* never freed: the other end may write or read them after QMP_free_msghandle */
     void *tell, *hear;      /* the channels of the two sizes */
     int pending;            /* started before the other end's size arrived: the data channel starts when it does */
@@ -57,34 +58,6 @@ struct QMP_msghandle_struct {
     struct QMP_msghandle_struct **parts;
 };
 
-/* ---- channel names ---- */
-
-struct qmp_count {
-    int peer, kind, sending, count;
-};
-
-int qmp_channel_name(struct qmp_node *n, int peer, int kind, int sending)
-{
-    int i = 0;
-    while (i < n->ncounts &&
-           (n->counts[i].peer != peer || n->counts[i].kind != kind || n->counts[i].sending != sending))
-        i++;
-    if (i == n->ncounts) {
-        if (n->ncounts == n->counts_cap) {
-            int cap = n->counts_cap ? 2 * n->counts_cap : 16;
-            struct qmp_count *more = realloc(n->counts, (size_t)cap * sizeof *more);
-            if (!more)
-                return -1;
-            n->counts = more;
-            n->counts_cap = cap;
-        }
-        n->counts[n->ncounts++] = (struct qmp_count){peer, kind, sending, 0};
-    }
-    int k = n->counts[i].count++;
-    int sender = sending ? n->pid : peer;
-    return kind << 27 | (sender & 0x3fff) << 13 | (k & 0x1fff);
-}
-
 /* The names of the size channels of data channel `name` between sender
  * and receiver: to the receiver, named as the data channel is in its
  * directory (by the sender), and back to the sender, named in the
@@ -95,25 +68,6 @@ static int size_name(int name, int way, int receiver)
     if (way == SIZE_TO_SENDER)
         name = (name & ~(0x3fff << 13)) | (receiver & 0x3fff) << 13;
     return way << 29 | name;
-}
-
-QMP_status_t qmp_lqcd_failed(struct qmp_node *n, const char *call)
-{
-    int code = getErrorNumber();
-    const char *text = getErrorString();
-    clearError();
-    QMP_status_t st = QMP_ERROR;
-    switch (code) {
-    case LQCD_ERR_ARG: st = QMP_INVALID_ARG; break;
-    case LQCD_ERR_HOST: st = QMP_NODE_OUTRANGE; break;
-    case LQCD_ERR_SIZE: st = QMP_MEMSIZE_ERR; break;
-    case LQCD_ERR_BUSY: st = QMP_SVC_BUSY; break;
-    case LQCD_ERR_TIMEOUT: st = QMP_TIMEOUT; break;
-    case LQCD_ERR_NOMEM: st = QMP_NOMEM_ERR; break;
-    case LQCD_ERR_NOT_STARTED: st = QMP_INVALID_OP; break;
-    default: break;
-    }
-    return qmp_fail(n, st, "%s: %s", call, text ? text : "error");
 }
 
 /* ---- declarations ---- */
@@ -308,10 +262,14 @@ QMP_msghandle_t QMP_declare_send_recv_pairs(QMP_msghandle_t msgh[], int num)
     return declare_group(msgh, num, "QMP_declare_send_recv_pairs");
 }
 
-static void handle_release(QMP_msghandle_t h)
+static void handle_release(struct qmp_node *n, QMP_msghandle_t h)
 {
     for (int i = 0; i < h->nparts; i++)
-        handle_release(h->parts[i]);
+        handle_release(n, h->parts[i]);
+    if (h->sizes) {
+        h->sizes->next = n->retired_sizes;
+        n->retired_sizes = h->sizes;
+    }
     free(h->parts);
     free(h->stage);
     h->magic = 0;
@@ -327,7 +285,7 @@ void QMP_free_msghandle(QMP_msghandle_t h)
         qmp_fail(n, QMP_INVALID_ARG, "QMP_free_msghandle: part of a multiple handle (free that one)");
         return;
     }
-    handle_release(h);
+    handle_release(n, h);
 }
 
 QMP_status_t QMP_change_address(QMP_msghandle_t msg, void *addr)

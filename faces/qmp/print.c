@@ -1,8 +1,7 @@
 /*
- * Output, errors in words, time and version. The printing calls format a
- * whole line (QMP's prefix "QMP m<node>,n<nodes>@<host>[ info| error]: ")
- * and write it with one call under the stream's lock, so no two nodes'
- * lines mix.
+ * Output, errors in words, time and version. The printing calls print
+ * whole lines with QMP's prefix (qmp_print_tagged, state.c: one write
+ * under the stream's lock, so no two nodes' lines mix).
  */
 #define _GNU_SOURCE
 #include "qmp_face.h"
@@ -75,38 +74,11 @@ int QMP_profcontrol(int level)
     return old;
 }
 
-/* Writes "QMP m<node>,n<nodes>@<host><tag>: <text>\n" to stream in one
- * piece; returns the length of text, as QMP does. */
-static int print_tagged(FILE *stream, const char *tag, const char *format, va_list ap)
-{
-    static char host[256];
-    if (!host[0] && gethostname(host, sizeof host - 1) != 0)
-        strcpy(host, "localhost");
-    struct qmp_node *n = qmp_self();
-    char *text = NULL;
-    int len = vasprintf(&text, format, ap);
-    if (len < 0)
-        return -1;
-    char *line = NULL;
-    int total = asprintf(&line, "QMP m%d,n%d@%s%s: %s\n", n ? n->pid : 0, qmp_nodes() ? qmp_nodes() : 1, host, tag,
-                         text);
-    if (total >= 0) {
-        flockfile(stream);
-        fwrite(line, 1, (size_t)total, stream);
-        funlockfile(stream);
-        if (stream == stderr)
-            fflush(stream);
-    }
-    free(line);
-    free(text);
-    return len;
-}
-
 int QMP_printf(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = print_tagged(stdout, "", format, ap);
+    int len = qmp_print_tagged(stdout, "", format, ap);
     va_end(ap);
     return len;
 }
@@ -115,7 +87,7 @@ int QMP_fprintf(FILE *stream, const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = print_tagged(stream ? stream : stdout, "", format, ap);
+    int len = qmp_print_tagged(stream ? stream : stdout, "", format, ap);
     va_end(ap);
     return len;
 }
@@ -124,7 +96,7 @@ int QMP_info(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = print_tagged(stdout, " info", format, ap);
+    int len = qmp_print_tagged(stdout, " info", format, ap);
     va_end(ap);
     return len;
 }
@@ -133,7 +105,7 @@ int QMP_error(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = print_tagged(stderr, " error", format, ap);
+    int len = qmp_print_tagged(stderr, " error", format, ap);
     va_end(ap);
     return len;
 }

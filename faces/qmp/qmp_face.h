@@ -18,8 +18,10 @@
 
 #include <qmp.h>
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { QMP_DIMS_MAX = 16, QMP_ERR_MAX = 320 };
 
@@ -63,6 +65,7 @@ struct qmp_node {
     int subgrid_sites;
     struct qmp_count *counts;   /* channels declared to or from each node (messages.c) */
     int ncounts, counts_cap;
+    struct sizes *retired_sizes; /* of freed handles, whose size channels may still be used (messages.c) */
 };
 
 /* The calling node, or NULL (not a node: reported as QMP_NOT_INITED by the
@@ -75,8 +78,13 @@ struct qmp_node *qmp_node_of(const char *call);
  * returns code; with QMP_verbose on, prints it through QMP_error. */
 QMP_status_t qmp_fail(struct qmp_node *n, QMP_status_t code, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
-/* The number of nodes of the job (every rank's). */
+/* The number of nodes of the job (every rank's), 0 before the first
+ * QMP_init_msg_passing; qmp_nodes_make makes their table (0: no memory). */
 int qmp_nodes(void);
+int qmp_nodes_make(int total);
+/* Writes "QMP m<node>,n<nodes>@<host><tag>: <text>\n" to stream in one
+ * piece; returns the length of the text, as QMP does. */
+int qmp_print_tagged(FILE *stream, const char *tag, const char *format, va_list ap);
 /* The communicator comm names (NULL: the default), or NULL after an
  * error recorded for call. */
 QMP_comm_t qmp_comm(struct qmp_node *n, QMP_comm_t comm, const char *call);
