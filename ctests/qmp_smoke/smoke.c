@@ -68,6 +68,8 @@ int main(int argc, char **argv)
         ok &= in[axis][0] == QMP_get_node_number_from(n) && in[axis][1] == -1;
     }
     QMP_free_msghandle(all);
+    QMP_free_msgmem(mi[0]);
+    QMP_free_msgmem(mi[1]);
 
     /* 1/(node+1) summed: printed in hex, the same bits everywhere */
     double sum = 1.0 / (me + 1);
@@ -83,6 +85,9 @@ int main(int argc, char **argv)
     int one = me, size = QMP_comm_get_number_of_nodes(half);
     ok &= check(QMP_comm_sum_int(half, &one), QMP_SUCCESS, "half sum");
     ok &= size == nodes / 2 && QMP_comm_get_node_number(half) == (nodes - 1 - me) / 2;
+
+    ok &= check(QMP_comm_free(half), QMP_SUCCESS, "comm free");
+    ok &= check(QMP_comm_free(QMP_comm_get_default()), QMP_INVALID_ARG, "free the default communicator");
 
     int v[4] = {me, 1, me % 3, 2};
     ok &= check(QMP_binary_reduction(v, sizeof v, fold), QMP_SUCCESS, "binary reduction");
@@ -107,6 +112,7 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("%d nodes, %d failed: sum %a fold %d %d %d %d version %d\n", nodes, failed, sum, v[0], v[1], v[2], v[3],
                QMP_version_int());
+    QMP_free_msgmem(mo);
     QMP_finalize_msg_passing();
     return 0;
 }
