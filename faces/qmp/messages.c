@@ -465,11 +465,42 @@ static int finish_one(struct qmp_node *n, QMP_msghandle_t h, int ms, const char 
     return 0;
 }
 
+/* Waits for every started part of a multiple handle at once (one LQCD
+ * wait for all, which sleeps once); 0 when one failed (not recorded: the
+ * parts are then waited for one by one, which says which). */
+static int wait_parts(QMP_msghandle_t h)
+{
+    void *small[32], **chans = h->nparts <= 32 ? small : malloc((size_t)h->nparts * sizeof *chans);
+    if (!chans)
+        return 0;
+    int k = 0;
+    for (int i = 0; i < h->nparts; i++)
+        if (h->parts[i]->started && !h->parts[i]->pending)
+            chans[k++] = h->parts[i]->chan;
+    int done = k == 0 || waitForMultiple(chans, k, -1) == 1;
+    if (chans != small)
+        free(chans);
+    if (!done) {
+        clearError();
+        return 0;
+    }
+    for (int i = 0; i < h->nparts; i++)
+        if (h->parts[i]->started && !h->parts[i]->pending)
+            completed(h->parts[i]);
+    return 1;
+}
+
 static QMP_status_t wait_handle(struct qmp_node *n, QMP_msghandle_t h, const char *call)
 {
     QMP_status_t st = QMP_SUCCESS;
     if (h->kind != H_MULTI)
         return finish_one(n, h, -1, call) == 1 ? QMP_SUCCESS : h->err;
+    for (int i = 0; i < h->nparts; i++)
+        if (h->parts[i]->started && h->parts[i]->pending && go_ahead(n, h->parts[i], 1, call) < 0 &&
+            st == QMP_SUCCESS)
+            st = handle_failed(n, h, h->parts[i]->err);
+    if (st == QMP_SUCCESS && wait_parts(h))
+        return QMP_SUCCESS;
     for (int i = 0; i < h->nparts; i++)
         if (finish_one(n, h->parts[i], -1, call) != 1 && st == QMP_SUCCESS)
             st = handle_failed(n, h, h->parts[i]->err);
