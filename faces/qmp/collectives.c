@@ -168,7 +168,7 @@ QMP_status_t qmp_allgather(struct qmp_node *n, QMP_comm_t c, const char *call, c
 
 /* ---- the calls ---- */
 
-/* The calling node and its communicator (comm, NULL: the default), or
+/* The calling node and its communicator comm, or
  * NULL: *st says why. */
 static QMP_comm_t collective(QMP_comm_t comm, const char *call, struct qmp_node **np, QMP_status_t *st)
 {
@@ -213,7 +213,7 @@ QMP_status_t QMP_comm_barrier(QMP_comm_t comm)
 
 QMP_status_t QMP_barrier(void)
 {
-    return QMP_comm_barrier(NULL);
+    return QMP_comm_barrier(qmp_default());
 }
 
 QMP_status_t QMP_comm_broadcast(QMP_comm_t comm, void *buffer, size_t nbytes)
@@ -243,7 +243,7 @@ QMP_status_t QMP_comm_broadcast(QMP_comm_t comm, void *buffer, size_t nbytes)
 
 QMP_status_t QMP_broadcast(void *buffer, size_t nbytes)
 {
-    return QMP_comm_broadcast(NULL, buffer, nbytes);
+    return QMP_comm_broadcast(qmp_default(), buffer, nbytes);
 }
 
 /* Every member's `count` elements of `size` bytes at value, in rank
@@ -312,7 +312,7 @@ static int lqcd_sums(QMP_comm_t comm, struct qmp_node **np)
     struct qmp_node *n = *np = qmp_node_of("QMP_sum");
     if (!n)
         return 0;
-    QMP_comm_t c = comm ? comm : n->deflt;
+    QMP_comm_t c = comm;
     return c && c->magic == COMM_MAGIC && every_node(c);
 }
 
@@ -411,23 +411,23 @@ QMP_status_t QMP_comm_xor_ulong(QMP_comm_t comm, unsigned long *value)
     return xor_gathered(comm, value, 1, "QMP_xor_ulong");
 }
 
-QMP_status_t QMP_sum_int(int *value) { return QMP_comm_sum_int(NULL, value); }
-QMP_status_t QMP_sum_uint64_t(uint64_t *value) { return QMP_comm_sum_uint64_t(NULL, value); }
-QMP_status_t QMP_sum_float(float *value) { return QMP_comm_sum_float(NULL, value); }
-QMP_status_t QMP_sum_double(double *value) { return QMP_comm_sum_double(NULL, value); }
-QMP_status_t QMP_sum_long_double(long double *value) { return QMP_comm_sum_long_double(NULL, value); }
-QMP_status_t QMP_sum_double_extended(double *value) { return QMP_comm_sum_double_extended(NULL, value); }
-QMP_status_t QMP_sum_float_array(float value[], int length) { return QMP_comm_sum_float_array(NULL, value, length); }
-QMP_status_t QMP_sum_double_array(double value[], int length) { return QMP_comm_sum_double_array(NULL, value, length); }
+QMP_status_t QMP_sum_int(int *value) { return QMP_comm_sum_int(qmp_default(), value); }
+QMP_status_t QMP_sum_uint64_t(uint64_t *value) { return QMP_comm_sum_uint64_t(qmp_default(), value); }
+QMP_status_t QMP_sum_float(float *value) { return QMP_comm_sum_float(qmp_default(), value); }
+QMP_status_t QMP_sum_double(double *value) { return QMP_comm_sum_double(qmp_default(), value); }
+QMP_status_t QMP_sum_long_double(long double *value) { return QMP_comm_sum_long_double(qmp_default(), value); }
+QMP_status_t QMP_sum_double_extended(double *value) { return QMP_comm_sum_double_extended(qmp_default(), value); }
+QMP_status_t QMP_sum_float_array(float value[], int length) { return QMP_comm_sum_float_array(qmp_default(), value, length); }
+QMP_status_t QMP_sum_double_array(double value[], int length) { return QMP_comm_sum_double_array(qmp_default(), value, length); }
 QMP_status_t QMP_sum_long_double_array(long double value[], int length)
 {
-    return QMP_comm_sum_long_double_array(NULL, value, length);
+    return QMP_comm_sum_long_double_array(qmp_default(), value, length);
 }
-QMP_status_t QMP_max_float(float *value) { return QMP_comm_max_float(NULL, value); }
-QMP_status_t QMP_max_double(double *value) { return QMP_comm_max_double(NULL, value); }
-QMP_status_t QMP_min_float(float *value) { return QMP_comm_min_float(NULL, value); }
-QMP_status_t QMP_min_double(double *value) { return QMP_comm_min_double(NULL, value); }
-QMP_status_t QMP_xor_ulong(unsigned long *value) { return QMP_comm_xor_ulong(NULL, value); }
+QMP_status_t QMP_max_float(float *value) { return QMP_comm_max_float(qmp_default(), value); }
+QMP_status_t QMP_max_double(double *value) { return QMP_comm_max_double(qmp_default(), value); }
+QMP_status_t QMP_min_float(float *value) { return QMP_comm_min_float(qmp_default(), value); }
+QMP_status_t QMP_min_double(double *value) { return QMP_comm_min_double(qmp_default(), value); }
+QMP_status_t QMP_xor_ulong(unsigned long *value) { return QMP_comm_xor_ulong(qmp_default(), value); }
 
 QMP_status_t QMP_comm_binary_reduction(QMP_comm_t comm, void *lbuffer, size_t buflen, QMP_binary_func bfunc)
 {
@@ -454,7 +454,7 @@ QMP_status_t QMP_comm_binary_reduction(QMP_comm_t comm, void *lbuffer, size_t bu
 
 QMP_status_t QMP_binary_reduction(void *lbuffer, size_t buflen, QMP_binary_func bfunc)
 {
-    return QMP_comm_binary_reduction(NULL, lbuffer, buflen, bfunc);
+    return QMP_comm_binary_reduction(qmp_default(), lbuffer, buflen, bfunc);
 }
 
 QMP_status_t QMP_comm_alltoall(QMP_comm_t comm, char *recvbuffer, char *sendbuffer, int count)

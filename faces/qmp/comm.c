@@ -216,7 +216,7 @@ int QMP_comm_get_number_of_nodes(QMP_comm_t comm)
 
 int QMP_get_number_of_nodes(void)
 {
-    return QMP_comm_get_number_of_nodes(NULL);
+    return QMP_comm_get_number_of_nodes(qmp_default());
 }
 
 int QMP_comm_get_node_number(QMP_comm_t comm)
@@ -227,7 +227,7 @@ int QMP_comm_get_node_number(QMP_comm_t comm)
 
 int QMP_get_node_number(void)
 {
-    return QMP_comm_get_node_number(NULL);
+    return QMP_comm_get_node_number(qmp_default());
 }
 
 int QMP_get_number_of_jobs(void)
@@ -250,7 +250,7 @@ QMP_bool_t QMP_comm_is_primary_node(QMP_comm_t comm)
 
 QMP_bool_t QMP_is_primary_node(void)
 {
-    return QMP_comm_is_primary_node(NULL);
+    return QMP_comm_is_primary_node(qmp_default());
 }
 
 int QMP_io_node(int node)

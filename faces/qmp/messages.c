@@ -144,7 +144,7 @@ QMP_msghandle_t QMP_comm_declare_send_to(QMP_comm_t comm, QMP_msgmem_t m, int re
 
 QMP_msghandle_t QMP_declare_send_to(QMP_msgmem_t m, int rem_node_rank, int priority)
 {
-    return QMP_comm_declare_send_to(NULL, m, rem_node_rank, priority);
+    return QMP_comm_declare_send_to(qmp_default(), m, rem_node_rank, priority);
 }
 
 QMP_msghandle_t QMP_comm_declare_receive_from(QMP_comm_t comm, QMP_msgmem_t m, int rem_node_rank, int priority)
@@ -155,7 +155,7 @@ QMP_msghandle_t QMP_comm_declare_receive_from(QMP_comm_t comm, QMP_msgmem_t m, i
 
 QMP_msghandle_t QMP_declare_receive_from(QMP_msgmem_t m, int rem_node_rank, int priority)
 {
-    return QMP_comm_declare_receive_from(NULL, m, rem_node_rank, priority);
+    return QMP_comm_declare_receive_from(qmp_default(), m, rem_node_rank, priority);
 }
 
 /* The neighbour of this node along axis in direction dir (its sign), or
@@ -190,7 +190,7 @@ QMP_msghandle_t QMP_comm_declare_send_relative(QMP_comm_t comm, QMP_msgmem_t m, 
 
 QMP_msghandle_t QMP_declare_send_relative(QMP_msgmem_t m, int axis, int dir, int priority)
 {
-    return QMP_comm_declare_send_relative(NULL, m, axis, dir, priority);
+    return QMP_comm_declare_send_relative(qmp_default(), m, axis, dir, priority);
 }
 
 QMP_msghandle_t QMP_comm_declare_receive_relative(QMP_comm_t comm, QMP_msgmem_t m, int axis, int dir,
@@ -204,7 +204,7 @@ QMP_msghandle_t QMP_comm_declare_receive_relative(QMP_comm_t comm, QMP_msgmem_t 
 
 QMP_msghandle_t QMP_declare_receive_relative(QMP_msgmem_t m, int axis, int dir, int priority)
 {
-    return QMP_comm_declare_receive_relative(NULL, m, axis, dir, priority);
+    return QMP_comm_declare_receive_relative(qmp_default(), m, axis, dir, priority);
 }
 
 /* A handle of the calling node, or NULL after an error. */
@@ -227,7 +227,7 @@ static QMP_msghandle_t declare_group(QMP_msghandle_t msgh[], int num, const char
     if (!n)
         return NULL;
     if (!msgh || num < 1) {
-        qmp_fail(n, QMP_INVALID_ARG, "%s: %d handles", call, num);
+        qmp_fail(n, QMP_INVALID_ARG, "%s: %s of %d handles", call, msgh ? "an array" : "a NULL array", num);
         return NULL;
     }
     for (int i = 0; i < num; i++)

@@ -85,9 +85,11 @@ int qmp_nodes_make(int total);
 /* Writes "QMP m<node>,n<nodes>@<host><tag>: <text>\n" to stream in one
  * piece; returns the length of the text, as QMP does. */
 int qmp_print_tagged(FILE *stream, const char *tag, const char *format, va_list ap);
-/* The communicator comm names (NULL: the default), or NULL after an
- * error recorded for call. */
+/* comm when it is a communicator, else NULL after an error recorded for
+ * call; qmp_default: the calling node's default communicator (NULL before
+ * QMP_init_msg_passing), what the calls without a communicator use. */
 QMP_comm_t qmp_comm(struct qmp_node *n, QMP_comm_t comm, const char *call);
+QMP_comm_t qmp_default(void);
 
 /* ---- the nodes' programs (node_load.c) ---- */
 

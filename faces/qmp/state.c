@@ -73,13 +73,17 @@ int qmp_nodes_make(int total)
 
 QMP_comm_t qmp_comm(struct qmp_node *n, QMP_comm_t comm, const char *call)
 {
-    if (!comm)
-        comm = n->deflt;
     if (!comm || comm->magic != COMM_MAGIC) {
-        qmp_fail(n, QMP_INVALID_ARG, "%s: not a communicator", call);
+        qmp_fail(n, QMP_INVALID_ARG, "%s: %s", call, comm ? "not a communicator" : "the communicator is NULL");
         return NULL;
     }
     return comm;
+}
+
+QMP_comm_t qmp_default(void)
+{
+    struct qmp_node *n = qmp_self();
+    return n ? n->deflt : NULL;
 }
 
 /* Writes "QMP m<node>,n<nodes>@<host><tag>: <text>\n" to stream in one

@@ -102,15 +102,15 @@ QMP_status_t QMP_comm_declare_logical_topology(QMP_comm_t comm, const int dims[]
 
 QMP_status_t QMP_declare_logical_topology_map(const int dims[], int ndim, const int map[], int mapdim)
 {
-    return QMP_comm_declare_logical_topology_map(NULL, dims, ndim, map, mapdim);
+    return QMP_comm_declare_logical_topology_map(qmp_default(), dims, ndim, map, mapdim);
 }
 
 QMP_status_t QMP_declare_logical_topology(const int dims[], int ndim)
 {
-    return QMP_comm_declare_logical_topology(NULL, dims, ndim);
+    return QMP_comm_declare_logical_topology(qmp_default(), dims, ndim);
 }
 
-/* comm (NULL: the default) with a declared topology, or NULL. */
+/* comm with a declared topology, or NULL. */
 static QMP_comm_t declared(QMP_comm_t comm, const char *call, int need)
 {
     struct qmp_node *n = qmp_node_of(call);
@@ -130,7 +130,7 @@ QMP_bool_t QMP_comm_logical_topology_is_declared(QMP_comm_t comm)
 
 QMP_bool_t QMP_logical_topology_is_declared(void)
 {
-    return QMP_comm_logical_topology_is_declared(NULL);
+    return QMP_comm_logical_topology_is_declared(qmp_default());
 }
 
 int QMP_comm_get_logical_number_of_dimensions(QMP_comm_t comm)
@@ -141,7 +141,7 @@ int QMP_comm_get_logical_number_of_dimensions(QMP_comm_t comm)
 
 int QMP_get_logical_number_of_dimensions(void)
 {
-    return QMP_comm_get_logical_number_of_dimensions(NULL);
+    return QMP_comm_get_logical_number_of_dimensions(qmp_default());
 }
 
 const int *QMP_comm_get_logical_dimensions(QMP_comm_t comm)
@@ -152,7 +152,7 @@ const int *QMP_comm_get_logical_dimensions(QMP_comm_t comm)
 
 const int *QMP_get_logical_dimensions(void)
 {
-    return QMP_comm_get_logical_dimensions(NULL);
+    return QMP_comm_get_logical_dimensions(qmp_default());
 }
 
 const int *QMP_comm_get_logical_coordinates(QMP_comm_t comm)
@@ -163,7 +163,7 @@ const int *QMP_comm_get_logical_coordinates(QMP_comm_t comm)
 
 const int *QMP_get_logical_coordinates(void)
 {
-    return QMP_comm_get_logical_coordinates(NULL);
+    return QMP_comm_get_logical_coordinates(qmp_default());
 }
 
 void QMP_comm_get_logical_coordinates_from2(QMP_comm_t comm, int coords[], int node)
@@ -191,12 +191,12 @@ int *QMP_comm_get_logical_coordinates_from(QMP_comm_t comm, int node)
 
 int *QMP_get_logical_coordinates_from(int node)
 {
-    return QMP_comm_get_logical_coordinates_from(NULL, node);
+    return QMP_comm_get_logical_coordinates_from(qmp_default(), node);
 }
 
 void QMP_get_logical_coordinates_from2(int coords[], int node)
 {
-    QMP_comm_get_logical_coordinates_from2(NULL, coords, node);
+    QMP_comm_get_logical_coordinates_from2(qmp_default(), coords, node);
 }
 
 int QMP_comm_get_node_number_from(QMP_comm_t comm, const int coordinates[])
@@ -213,7 +213,7 @@ int QMP_comm_get_node_number_from(QMP_comm_t comm, const int coordinates[])
 
 int QMP_get_node_number_from(const int coordinates[])
 {
-    return QMP_comm_get_node_number_from(NULL, coordinates);
+    return QMP_comm_get_node_number_from(qmp_default(), coordinates);
 }
 
 /* ---- the allocated machine and the job ---- */
