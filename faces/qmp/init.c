@@ -126,6 +126,8 @@ QMP_status_t QMP_init_msg_passing(int *argc, char ***argv, QMP_thread_level_t re
     QMP_status_t st = make_comms(n, qmp_nodes());
     if (st != QMP_SUCCESS)
         return st;
+    if (!qmp_lines_start(n))
+        return qmp_lqcd_failed(n, "QMP_init_msg_passing: the channel of printed lines");
     n->inited = 1;
     if (provided)
         *provided = required > QMP_THREAD_SERIALIZED ? QMP_THREAD_SERIALIZED : required;
@@ -143,6 +145,7 @@ void QMP_finalize_msg_passing(void)
     struct qmp_node *n = qmp_node_of("QMP_finalize_msg_passing");
     if (!n)
         return;
+    qmp_lines_finish(n); /* under mpirun: every node's lines printed */
     waitForBarrier(); /* messages in flight to a node end with it */
     shutdownMachine();
     n->finalized = 1;

@@ -1,7 +1,8 @@
 /*
  * Output, errors in words, time and version. The printing calls print
  * whole lines with QMP's prefix (qmp_print_tagged, state.c: one write
- * under the stream's lock, so no two nodes' lines mix).
+ * under the stream's lock, so no two nodes' lines mix; under mpirun the
+ * other ranks' lines to standard output go through node 0, lines.c).
  */
 #define _GNU_SOURCE
 #include "qmp_face.h"
@@ -74,11 +75,33 @@ int QMP_profcontrol(int level)
     return old;
 }
 
+/* A line for standard output: under mpirun a node of another rank sends
+ * it to node 0 (lines.c), which prints those that arrived after its own. */
+static int print_out(FILE *stream, const char *tag, const char *format, va_list ap)
+{
+    struct qmp_node *n = qmp_self();
+    if (stream != stdout || !n || !n->lines)
+        return qmp_print_tagged(stream, tag, format, ap);
+    size_t len;
+    int textlen;
+    char *line = qmp_tagged_line(tag, format, ap, &len, &textlen);
+    if (!line)
+        return -1;
+    if (!qmp_lines_forward(n, line, len)) {
+        flockfile(stdout);
+        fwrite(line, 1, len, stdout);
+        funlockfile(stdout);
+        qmp_lines_print_arrived(n);
+    }
+    free(line);
+    return textlen;
+}
+
 int QMP_printf(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = qmp_print_tagged(stdout, "", format, ap);
+    int len = print_out(stdout, "", format, ap);
     va_end(ap);
     return len;
 }
@@ -87,7 +110,7 @@ int QMP_fprintf(FILE *stream, const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = qmp_print_tagged(stream ? stream : stdout, "", format, ap);
+    int len = print_out(stream ? stream : stdout, "", format, ap);
     va_end(ap);
     return len;
 }
@@ -96,7 +119,7 @@ int QMP_info(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    int len = qmp_print_tagged(stdout, " info", format, ap);
+    int len = print_out(stdout, " info", format, ap);
     va_end(ap);
     return len;
 }

@@ -66,6 +66,7 @@ struct qmp_node {
     struct qmp_count *counts;   /* channels declared to or from each node (messages.c) */
     int ncounts, counts_cap;
     struct sizes *retired_sizes; /* of freed handles, whose size channels may still be used (messages.c) */
+    struct qmp_lines *lines;     /* under mpirun: printed lines forwarded to node 0 (lines.c) */
 };
 
 /* The calling node, or NULL (not a node: reported as QMP_NOT_INITED by the
@@ -82,8 +83,11 @@ QMP_status_t qmp_fail(struct qmp_node *n, QMP_status_t code, const char *format,
  * QMP_init_msg_passing; qmp_nodes_make makes their table (0: no memory). */
 int qmp_nodes(void);
 int qmp_nodes_make(int total);
-/* Writes "QMP m<node>,n<nodes>@<host><tag>: <text>\n" to stream in one
- * piece; returns the length of the text, as QMP does. */
+/* "QMP m<node>,n<nodes>@<host><tag>: <text>\n" (malloc'd, its length in
+ * *len; NULL without memory); *textlen: the text's length. */
+char *qmp_tagged_line(const char *tag, const char *format, va_list ap, size_t *len, int *textlen);
+/* Writes that line to stream in one piece; returns the length of the
+ * text, as QMP does. */
 int qmp_print_tagged(FILE *stream, const char *tag, const char *format, va_list ap);
 /* comm when it is a communicator, else NULL after an error recorded for
  * call; qmp_default: the calling node's default communicator (NULL before
@@ -124,6 +128,18 @@ QMP_status_t qmp_lqcd_failed(struct qmp_node *n, const char *call);
 QMP_status_t qmp_allgather(struct qmp_node *n, QMP_comm_t c, const char *call, const void *mine, size_t nbytes,
                            void *all);
 void qmp_gathers_free(QMP_comm_t c);
+
+/* ---- printed lines under mpirun (lines.c) ---- */
+
+/* At QMP_init: a node of another rank than 0 declares its channel to node
+ * 0, node 0 its receives from them (0: no memory or no channel). */
+int qmp_lines_start(struct qmp_node *n);
+/* On a node of another rank: sends the line to node 0 (1); else 0. */
+int qmp_lines_forward(struct qmp_node *n, const char *line, size_t len);
+/* On node 0: prints the lines that arrived. */
+void qmp_lines_print_arrived(struct qmp_node *n);
+/* At QMP_finalize_msg_passing: the end mark, sent / every node's awaited. */
+void qmp_lines_finish(struct qmp_node *n);
 
 /* ---- time (print.c) ---- */
 double qmp_now(void);

@@ -86,30 +86,37 @@ QMP_comm_t qmp_default(void)
     return n ? n->deflt : NULL;
 }
 
-/* Writes "QMP m<node>,n<nodes>@<host><tag>: <text>\n" to stream in one
- * piece; returns the length of text, as QMP does. */
-int qmp_print_tagged(FILE *stream, const char *tag, const char *format, va_list ap)
+char *qmp_tagged_line(const char *tag, const char *format, va_list ap, size_t *len, int *textlen)
 {
     static char host[256];
     if (!host[0] && gethostname(host, sizeof host - 1) != 0)
         strcpy(host, "localhost");
     struct qmp_node *n = qmp_self();
-    char *text = NULL;
-    int len = vasprintf(&text, format, ap);
-    if (len < 0)
-        return -1;
-    char *line = NULL;
-    int total = asprintf(&line, "QMP m%d,n%d@%s%s: %s\n", n ? n->pid : 0, qmp_nodes() ? qmp_nodes() : 1, host, tag,
-                         text);
-    if (total >= 0) {
-        flockfile(stream);
-        fwrite(line, 1, (size_t)total, stream);
-        funlockfile(stream);
-        if (stream == stderr)
-            fflush(stream);
-    }
-    free(line);
+    char *text = NULL, *line = NULL;
+    *textlen = vasprintf(&text, format, ap);
+    if (*textlen < 0)
+        return NULL;
+    int total = asprintf(&line, "QMP m%d,n%d@%s%s: %s\n", n ? n->pid : 0, nnodes ? nnodes : 1, host, tag, text);
     free(text);
-    return len;
+    if (total < 0)
+        return NULL;
+    *len = (size_t)total;
+    return line;
+}
+
+int qmp_print_tagged(FILE *stream, const char *tag, const char *format, va_list ap)
+{
+    size_t len;
+    int textlen;
+    char *line = qmp_tagged_line(tag, format, ap, &len, &textlen);
+    if (!line)
+        return -1;
+    flockfile(stream);
+    fwrite(line, 1, len, stream);
+    funlockfile(stream);
+    if (stream == stderr)
+        fflush(stream);
+    free(line);
+    return textlen;
 }
 
