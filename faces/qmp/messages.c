@@ -271,7 +271,8 @@ static void handle_release(struct qmp_node *n, QMP_msghandle_t h)
         n->retired_sizes = h->sizes;
     }
     free(h->parts);
-    free(h->stage);
+    if (!h->started)
+        free(h->stage); /* else a message may still be copied into or out of it: left allocated */
     h->magic = 0;
     free(h);
 }
