@@ -12,7 +12,10 @@ GOSRC   := $(shell find capi engine emesh env world faces sched -name '*.go' -o 
 # shim.h): a checksum of every header in the C flags makes a changed header
 # rebuild every cgo package.
 HEADERS_SUM := $(shell cat $(sort $(wildcard capi/*.h sched/*.h world/*/*.h faces/*/*.h include/*.h)) | cksum | cut -d' ' -f1)
-export CGO_CFLAGS := $(filter-out -DEBSP_HEADERS_SUM=%,$(or $(CGO_CFLAGS),-g -O2)) -DEBSP_HEADERS_SUM=$(HEADERS_SUM)
+# -fno-optimize-sibling-calls: an API function that ends in a call to
+# another keeps its frame, so a core's crash inside the library names the
+# call it was in (capi/faults.c; go's #cgo lines do not accept the flag).
+export CGO_CFLAGS := $(filter-out -DEBSP_HEADERS_SUM=% -fno-optimize-sibling-calls,$(or $(CGO_CFLAGS),-g -O2)) -fno-optimize-sibling-calls -DEBSP_HEADERS_SUM=$(HEADERS_SUM)
 # The library exports the functions of include/*.h and nothing else (the Go
 # runtime, the cgo glue and the shim's internals stay local): the version
 # script lists them, gotests/abi_test.go checks it against the headers and
