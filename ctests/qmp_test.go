@@ -31,6 +31,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // qmpLayout is a way of running 16 QMP nodes: in one process (ranks 0)
@@ -89,6 +90,9 @@ func buildQMP(t *testing.T, root, name string, flags []string) string {
 	return bin
 }
 
+// qmpTimeout bounds one run: the programs take a few seconds on 16 nodes.
+const qmpTimeout = time.Minute
+
 // runQMP runs bin with args in layout l, stdin from the file stdin when it
 // is not "" (through sh, so that mpirun hands it to rank 0).
 func runQMP(t *testing.T, l qmpLayout, bin string, args []string, stdin string) mpiRun {
@@ -105,9 +109,10 @@ func runQMP(t *testing.T, l qmpLayout, bin string, args []string, stdin string) 
 		stdin = os.DevNull
 	}
 	shell := []string{"-c", `f=$1; shift; exec "$@" < "$f"`, "sh", stdin}
-	r := runMPIOnce(t, filepath.Dir(bin), "sh", append(shell, command...), env, mpiTimeout)
+	r := runMPIOnce(t, filepath.Dir(bin), "sh", append(shell, command...), env, qmpTimeout)
 	if r.hung {
-		t.Fatalf("%s: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s", strings.Join(command, " "), mpiTimeout, r.stdout, r.stderr)
+		t.Fatalf("%s: %s: no end within %v (killed)\nstdout:\n%s\nstderr:\n%s", l.name, strings.Join(command, " "),
+			qmpTimeout, clip(r.stdout), clip(r.stderr))
 	}
 	return r
 }
