@@ -3,9 +3,11 @@ package ctests
 // QMP programs (include/qmp.h, the QMP 2.5 C API): every directory of
 // ctests/qmp/ holds one program NAME/NAME.c, built as QMP programs are
 // (gcc prog.c $(pkg-config --cflags --libs qmp), PKG_CONFIG_PATH=lib/pkgconfig)
-// and run on 16 nodes: in one process (EBSP_MESH=4x4, under the default
-// scheduler and EBSP_SCHED=threads) and under mpirun in 2x8, 4x4 and 16x1
-// ranks x cores. Files of a program's directory:
+// and run on 16 nodes. TestQMPPrograms runs each in one process
+// (EBSP_MESH=4x4) under each scheduler (EBSP_SCHED, see schedulers);
+// TestMPIQMPPrograms (make test-mpi) runs it under mpirun in 2x8, 4x4 and
+// 16x1 ranks x cores, and once in one process to compare the bits with.
+// Files of a program's directory:
 //
 //	expected  stdout sorted by line, without the "bits" lines (each line
 //	          starts "nNN ", NN the node that printed it)
@@ -19,8 +21,9 @@ package ctests
 // per misuse (qmpErrorCases). Every program also checks itself: a failed
 // check makes it exit non-zero, with why on stderr.
 //
-// ctests/qmp/README.md says what QMP 2.5.4 over Open MPI does with each
-// program.
+// The QMP face is tested against the default build only: the tests skip
+// without lib/pkgconfig/qmp.pc and in the 32-bit runs. ctests/qmp/README.md
+// says what QMP 2.5.4 over Open MPI does with each program.
 
 import (
 	"fmt"
@@ -34,23 +37,30 @@ import (
 	"time"
 )
 
-// qmpLayout is a way of running 16 QMP nodes: in one process (ranks 0)
-// with env, or under mpirun.
+// qmpLayout is a way of running 16 QMP nodes: in one process (mpi.ranks
+// 0) with env, or under mpirun.
 type qmpLayout struct {
 	name string
 	env  []string
 	mpi  mpiLayout
 }
 
-func qmpLayouts() []qmpLayout {
-	one := []string{"EBSP_MESH=4x4"}
-	layouts := []qmpLayout{
-		{name: "1x16", env: one},
-		{name: "1x16-threads", env: append(one, "EBSP_SCHED=threads")},
+// qmpOneProcess are the layouts of one process, one per scheduler.
+func qmpOneProcess() []qmpLayout {
+	var layouts []qmpLayout
+	for _, sched := range schedulers() {
+		layouts = append(layouts, qmpLayout{name: "1x16-" + sched, env: []string{"EBSP_MESH=4x4", "EBSP_SCHED=" + sched}})
 	}
+	return layouts
+}
+
+// qmpUnderMPI are the layouts of ranks x cores under mpirun.
+func qmpUnderMPI() []qmpLayout {
+	var layouts []qmpLayout
 	for _, rc := range [][2]int{{2, 8}, {4, 4}, {16, 1}} {
 		name := fmt.Sprintf("%dx%d", rc[0], rc[1])
-		layouts = append(layouts, qmpLayout{name: name, env: one, mpi: mpiLayout{name: name, ranks: rc[0], cores: rc[1]}})
+		layouts = append(layouts, qmpLayout{name: name, env: []string{"EBSP_MESH=4x4"},
+			mpi: mpiLayout{name: name, ranks: rc[0], cores: rc[1]}})
 	}
 	return layouts
 }
@@ -65,6 +75,9 @@ var qmpErrorCases = []string{"start_null", "wait_null", "msgmem_null", "multiple
 // face is not built.
 func qmpFlags(t *testing.T, root string) []string {
 	t.Helper()
+	if os.Getenv("EBSP_CTEST_M32") == "1" {
+		t.Skip("the QMP face is tested against the default build (make test-c, test-mpi)")
+	}
 	pcdir := filepath.Join(libDir(root), "pkgconfig")
 	if _, err := os.Stat(filepath.Join(pcdir, "qmp.pc")); err != nil {
 		t.Skipf("SKIPPED: %s/qmp.pc does not exist: this build has no QMP face (make lib builds it)", pcdir)
@@ -205,15 +218,16 @@ func errorsExpected(name string, nodes int) string {
 	return strings.Join(w, "\n") + "\n"
 }
 
-// qmpMPILayouts says whether TestQMPPrograms runs the mpirun layouts: when
-// mpirun is installed and the tests run against the default build
-// (needMPI's rule).
-func qmpMPILayouts() bool {
-	_, err := exec.LookPath("mpirun")
-	return err == nil && os.Getenv("EBSP_CTEST_M32") != "1" && os.Getenv("EBSP_CTEST_LIBDIR") == ""
+func TestQMPPrograms(t *testing.T) { qmpPrograms(t, qmpOneProcess()) }
+
+func TestMPIQMPPrograms(t *testing.T) {
+	needMPI(t)
+	qmpPrograms(t, append(qmpOneProcess()[:1], qmpUnderMPI()...))
 }
 
-func TestQMPPrograms(t *testing.T) {
+// qmpPrograms runs every program of ctests/qmp in layouts, and compares
+// their bits lines across the layouts.
+func qmpPrograms(t *testing.T, layouts []qmpLayout) {
 	root := repoRoot(t)
 	flags := qmpFlags(t, root)
 	sources, _ := filepath.Glob(filepath.Join(root, "ctests", "qmp", "*", "*.c"))
@@ -234,23 +248,13 @@ func TestQMPPrograms(t *testing.T) {
 				stdin = filepath.Join(dir, "stdin")
 			}
 			bitsOf := map[string]string{}
-			for _, l := range qmpLayouts() {
-				if l.mpi.ranks > 0 && !qmpMPILayouts() {
-					continue // TestQMPUnderMPI says why
-				}
+			for _, l := range layouts {
 				r := runQMP(t, l, bin, readFields(dir, "args"), stdin)
 				bitsOf[l.name] = checkQMPRun(t, l.name, name, dir, r)
 			}
-			compareBits(t, bitsOf)
+			compareBits(t, layouts[0].name, bitsOf)
 		})
 	}
-}
-
-// TestQMPUnderMPI only says, when mpirun is missing, that the layouts of
-// TestQMPPrograms under mpirun were not run.
-func TestQMPUnderMPI(t *testing.T) {
-	qmpFlags(t, repoRoot(t))
-	needMPI(t)
 }
 
 // checkQMPRun reports how run r of program name in layout differs from its
@@ -293,10 +297,9 @@ func clip(s string) string {
 	return fmt.Sprintf("%s\n[... %d more bytes]\n", s[:most], len(s)-most)
 }
 
-// compareBits reports layouts whose bits lines differ from the first
-// layout's.
-func compareBits(t *testing.T, bitsOf map[string]string) {
-	first := qmpLayouts()[0].name
+// compareBits reports layouts whose bits lines differ from those of the
+// layout first.
+func compareBits(t *testing.T, first string, bitsOf map[string]string) {
 	for layout, bits := range bitsOf {
 		if bits != bitsOf[first] {
 			t.Errorf("the bits of the sums differ: %s\n%s\n%s\n%s", first, bitsOf[first], layout, bits)
@@ -305,15 +308,17 @@ func compareBits(t *testing.T, bitsOf map[string]string) {
 }
 
 // TestQMPErrors runs ctests/qmp/errors once per misuse, in one process
-// under both schedulers and under mpirun in 2x8 ranks x cores.
-func TestQMPErrors(t *testing.T) {
+// under each scheduler; TestMPIQMPErrors under mpirun in 2x8.
+func TestQMPErrors(t *testing.T) { qmpErrors(t, qmpOneProcess()) }
+
+func TestMPIQMPErrors(t *testing.T) {
+	needMPI(t)
+	qmpErrors(t, qmpUnderMPI()[:1])
+}
+
+func qmpErrors(t *testing.T, layouts []qmpLayout) {
 	root := repoRoot(t)
-	flags := qmpFlags(t, root)
-	bin := buildQMP(t, root, "errors", flags)
-	layouts := qmpLayouts()[:2]
-	if qmpMPILayouts() {
-		layouts = append(layouts, qmpLayouts()[2])
-	}
+	bin := buildQMP(t, root, "errors", qmpFlags(t, root))
 	for _, c := range qmpErrorCases {
 		t.Run(c, func(t *testing.T) {
 			t.Parallel()
