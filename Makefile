@@ -23,7 +23,7 @@ export CGO_CFLAGS := $(filter-out -DEBSP_HEADERS_SUM=% -fno-optimize-sibling-cal
 EXPORTS   := --version-script=$(CURDIR)/capi/libebsp.map
 GOLDFLAGS := -extldflags=-Wl,-soname,$(SONAME),$(EXPORTS)
 
-.PHONY: all lib lib32 demo fuzz check stress stress-mpi test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi bench-scale install clean vet vet32
+.PHONY: all lib lib32 demo fuzz check stress stress-mpi test test-stress test-tools test-go test-go32 test-c test-c-copy test-c32 test-mpi test-purego test-python test-shim test-asan test-install bench bench-core bench-comm bench-stream bench-shared bench-lqcd bench-bsplib bench-mpi bench-scale bench-qmp install clean vet vet32
 
 all: lib
 
@@ -284,6 +284,13 @@ bench-stream: lib
 bench-lqcd: lib
 	$(MAKE) -s -C bench/lqcd run
 
+# QMP (include/qmp.h): halo exchange (8 B, 1 KiB, 64 KiB per face) and
+# QMP_sum_double / _array(1000), our face in 1 x 16 and 2 x 8 against QMP over
+# MPI on 16 ranks (QMP_DIR: a QMP built outside this tree), and our LQCD
+# sumDouble: bench/qmp/run.sh. Not part of `make bench` or `make test`.
+bench-qmp: lib
+	bench/qmp/run.sh
+
 # Costs that must grow linearly: the time per LQCD declaration (one process)
 # and per BSMP message across 2 MPI ranks (EBSP_MPI_BLOCK=64 and the default)
 # at n and 16n items, and the ratio of the two (near 1; 16 would be quadratic).
@@ -318,7 +325,7 @@ clean:
 	$(MAKE) -C bench/comm clean
 	$(MAKE) -C examples/stream_dot clean
 	$(MAKE) -C examples/bsplib clean
-	rm -rf bench/bsplib/bin
+	rm -rf bench/bsplib/bin bench/qmp/bin
 	$(MAKE) -C bench/stream clean
 	$(MAKE) -C bench/shared clean
 	$(MAKE) -C examples/lattice clean
