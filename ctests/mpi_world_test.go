@@ -3,6 +3,7 @@ package ctests
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -226,5 +227,33 @@ func TestMPISendOrderStress(t *testing.T) {
 	t.Logf("%d of %d runs failed", failed, runs)
 	if failed > 0 {
 		t.Fail()
+	}
+}
+
+// A program that calls MPI itself (mpi.h, linked with libmpi) runs under
+// mpirun: the library finds Open MPI's objects where the program's copy
+// relocations put them.
+func TestMPIProgramCallsMPI(t *testing.T) {
+	needMPI(t)
+	mpicc, err := exec.LookPath("mpicc")
+	if err != nil {
+		t.Skip("mpicc not found (apt-get install libopenmpi-dev)")
+	}
+	root := repoRoot(t)
+	// buildBSPlib puts these before the source: --no-as-needed keeps libmpi
+	flags := []string{"-Wl,--no-as-needed"}
+	for _, what := range []string{"--showme:compile", "--showme:link"} {
+		out, err := exec.Command(mpicc, what).Output()
+		if err != nil {
+			t.Fatalf("mpicc %s: %v", what, err)
+		}
+		flags = append(flags, strings.Fields(string(out))...)
+	}
+	dir := filepath.Join(root, "ctests", "mpi_user_world")
+	bin := buildBSPlib(t, root, dir, flags, true)
+	stdout, stderr, code := runMPI(t, dir, "mpirun", mpirunArgs(mpiLayout{ranks: 2, cores: 2}, nil, bin), nil)
+	want := "$00: MPI rank 0 of 2\n$01: MPI rank 0 of 2\n$02: MPI rank 1 of 2\n$03: MPI rank 1 of 2\n"
+	if code != 0 || sortedLines(stdout) != want {
+		t.Errorf("exit status %d, stdout (lines sorted)\n%s--- want\n%s--- stderr\n%s", code, sortedLines(stdout), want, stderr)
 	}
 }

@@ -34,6 +34,16 @@ static void *sym(const char *name, int *missing)
     return p;
 }
 
+/* An object of libmpi (a communicator, a datatype), as libmpi's code uses
+ * it: the program's copy when the program refers to it itself (a copy
+ * relocation of MPI_COMM_WORLD: libmpi then initialises that one, and its
+ * own stays untouched), else libmpi's. */
+static void *object(const char *name, int *missing)
+{
+    void *p = dlsym(RTLD_DEFAULT, name);
+    return p ? p : sym(name, missing);
+}
+
 #define LOAD(field, name) (*(void **)&M.field = sym(name, &missing))
 
 int mpiw_init(int *rank, int *size, const char **why)
@@ -44,10 +54,10 @@ int mpiw_init(int *rank, int *size, const char **why)
         return -1;
     }
     int missing = 0;
-    M.world = sym("ompi_mpi_comm_world", &missing);
-    M.byte = sym("ompi_mpi_byte", &missing);
-    M.integer = sym("ompi_mpi_int", &missing);
-    M.request_null = sym("ompi_request_null", &missing);
+    M.world = object("ompi_mpi_comm_world", &missing);
+    M.byte = object("ompi_mpi_byte", &missing);
+    M.integer = object("ompi_mpi_int", &missing);
+    M.request_null = object("ompi_request_null", &missing);
     LOAD(init_thread, "MPI_Init_thread");
     LOAD(comm_rank, "MPI_Comm_rank");
     LOAD(comm_size, "MPI_Comm_size");
