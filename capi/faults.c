@@ -234,7 +234,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     const void *pc = pc_of(uctx);
     const void *own = library_base; /* set before on_fault is installed */
     int in_library = pc && object_base(pc) == own;
-    if (self && !in_library && lowmem_emulate(self, info, uctx))
+    if (self && !in_library && lowmem_emulate(self->local_base, self->local_size, info, uctx))
         return; /* a fixed local address: the access went to the core's local memory */
     char line[320];
     int n;

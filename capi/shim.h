@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../emesh/lowmem/lowmem.h"
 #include "../sched/scheduler.h"
 #include "smallcopy.h"
 
@@ -110,7 +111,7 @@ struct ebsp_core {
     int32_t superstep;       /* completed bsp_syncs; the engine's counter (engine.Core) */
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
     unsigned char *local_base; /* the core's local memory (EBSP face), NULL for BSPlib cores: */
-    size_t local_size;         /* where its fixed local addresses lead (lowmem.c) */
+    size_t local_size;         /* where its fixed local addresses lead (lowmem_emulate) */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
@@ -352,9 +353,6 @@ extern int32_t ebsp_gets_flags[2], ebsp_sends_flags[2];
  * each such thread has an alternate signal stack so that stack overflows
  * are reported, and a core computing in its own kernel code when the run
  * stops is made to leave it. */
-/* No memory is mapped below this address (Linux keeps at least the first
- * page free): a pointer below it is a small number, not an address. */
-enum { LOWEST_ADDRESS = 4096 };
 /* How many of the n bytes at p, memory a program handed over, the library
  * can read (write: and write), n when all of them: it touches one byte in
  * every page, and a fault there is caught (the handler jumps back). Checked
@@ -378,7 +376,7 @@ static inline int user_pointer_small(const void *p, size_t n)
 }
 /* A fixed local address among the pointers a kernel hands to a call
  * (LOWEST_ADDRESS up to its local memory's size: on the board its own
- * local memory, as for its loads and stores, lowmem.c) as the host address
+ * local memory, as for its loads and stores, lowmem.h) as the host address
  * of those bytes; any other pointer, and any of a core without local
  * memory (BSPlib), unchanged. */
 static inline void *core_pointer(const struct ebsp_core *self, const void *p)
@@ -401,11 +399,6 @@ static inline void *user_pointer_for_go(const void *p)
 void *ebsp_small_variables(void);
 extern void *ebsp_small_page;
 
-/* A kernel's access to a fixed local address (0x1000 up to the local
- * memory's size, as on the board) that faulted, carried out on the core's
- * local memory (lowmem.c); 0 when the fault is not one. siginfo and uctx
- * are the SIGSEGV handler's. */
-int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx);
 /* The value of such a small number other than NULL, which Go gets as
  * NULL (user_pointer_for_go), passed beside it for a report; 0 for the
  * others. */
