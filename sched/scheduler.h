@@ -3,10 +3,11 @@
  * thread each or as coroutines on a few worker threads (EBSP_SCHED), and
  * everything a core does that depends on that: who it is, the clock, the
  * barrier, stopping the run, and waiting for a word to change. The
- * scheduler names no feature: features that need to act when a run
+ * scheduler is a leaf: it names no feature and includes nothing above it
+ * (gotests/layers_test.go checks). Features that need to act when a run
  * begins or ends, when a core enters a barrier, or on a core's thread
- * register hooks (sched_add_hooks), and the scheduler's files call nothing
- * outside themselves but those hooks, futex.h and output.c.
+ * register hooks (sched_add_hooks); the scheduler's files call nothing
+ * outside themselves and the C library but those hooks.
  *
  * Files: sched_run.c (a run's lifecycle, the barrier and host sync, the
  * wait primitive, stopping, the watchdog and the thread cores),
@@ -58,7 +59,7 @@ struct sched_core {
     int (*entry)(void);      /* the core's kernel */
     void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
                                 the BSPlib face's pid 0, whose frames are its caller's (faces/bsplib) */
-    pthread_t thread;        /* the thread that runs it (a coroutine core: the first one) */
+    pthread_t thread;        /* the thread that runs it (a coroutine core: its worker's, last switched in) */
     jmp_buf exit_jmp;        /* where a stopped kernel's longjmp lands (can_unwind) */
 };
 
@@ -159,7 +160,8 @@ int sched_arrivals(int pid);
 
 /* ---- waiting ---- */
 
-/* The one wait of the library outside the barrier. Waits until *word !=
+/* The one wait of the library outside the barrier, for every layer above
+ * (kept stable: they all wait with it). Waits until *word !=
  * val, or timeout_ns passed (0: no limit), or, on a core, the run stops;
  * returns 1 when the word changed, else 0. A coroutine core parks and its
  * worker runs other cores; a thread sleeps on the futex (a core in slices,
