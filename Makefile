@@ -146,7 +146,7 @@ test-stress: lib
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
-	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c sched/*.c faces/*/*.c world/mpi/mpi.c world/mpi/msg.c
+	$(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude capi/*.c sched/*.c emesh/lowmem/*.c faces/*/*.c world/mpi/mpi.c world/mpi/msg.c
 	for h in include/*.h; do echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I. -Iinclude -x c - || exit 1; done
 	# bsp.h beside a header of MulticoreBSP's with the same enums under its guard, in both orders
 	printf '#include "bsp.h"\n#include "mcbsp_guard.h"\n' | $(CC) -std=c99 -Wall -Wextra -Werror -fsyntax-only -Iinclude -Ictests/identity -x c -
@@ -237,7 +237,7 @@ test-c-copy: lib lib32
 # Every C test again, built with -m32 against lib32, but for cycles (1000
 # runs in one process: leaks are the 64-bit run's business, and it is the
 # slowest test) and mem_fixed_address (fixed local addresses are reached on
-# x86-64 only: capi/lowmem.c). Threads only: the 386 build has no coroutine switch.
+# x86-64 only: emesh/lowmem/lowmem.c). Threads only: the 386 build has no coroutine switch.
 test-c32: lib32
 	if $(M32_RUNS); then EBSP_CTEST_M32=1 EBSP_CTEST_SCHED=threads $(GO) test -count=1 -skip 'TestCPrograms/(cycles|mem_fixed_address)$$' ./ctests/...; \
 		else $(M32_SKIPPED); fi

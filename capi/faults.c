@@ -234,7 +234,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     const void *pc = pc_of(uctx);
     const void *own = library_base; /* set before on_fault is installed */
     int in_library = pc && object_base(pc) == own;
-    if (self && !in_library && lowmem_emulate(self, info, uctx))
+    if (self && !in_library && lowmem_emulate(self->local_base, self->local_size, info, uctx))
         return; /* a fixed local address: the access went to the core's local memory */
     char line[320];
     int n;
@@ -288,13 +288,13 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
     (void)sig;
     (void)info;
     struct ebsp_core *self = ebsp_self;
-    if (!self || !(self->can_unwind || self->leave) || !sched_stopped())
+    if (!self || !(self->sched.can_unwind || self->sched.leave) || !sched_stopped())
         return;
     if (object_base(pc_of(uctx)) != self->kernel_base)
         return;
-    if (self->leave)
-        self->leave();
-    longjmp(self->exit_jmp, 1);
+    if (self->sched.leave)
+        self->sched.leave();
+    longjmp(self->sched.exit_jmp, 1);
 }
 
 static _Atomic int installed;
@@ -339,7 +339,7 @@ static void faults_thread_end(void)
 
 /* Asks a core that computes without calling the library to leave its
  * kernel (watchdog); it leaves only when interrupted in its own kernel code. */
-static void faults_interrupt(struct ebsp_core *core)
+static void faults_interrupt(struct sched_core *core)
 {
     pthread_kill(core->thread, interrupt_signal());
 }
@@ -354,10 +354,11 @@ static void faults_allow_interrupt(void)
 
 /* Where a kernel file's core runs its code, for fault reports and the
  * interrupt's test (unless whoever made the core knew better: faces/bsplib/bsplib.c). */
-static void faults_core_begin(struct ebsp_core *core)
+static void faults_core_begin(struct sched_core *s)
 {
-    if (core->can_unwind && !core->kernel_base)
-        core->kernel_base = object_base((const void *)core->entry);
+    struct ebsp_core *core = core_of(s);
+    if (s->can_unwind && !core->kernel_base)
+        core->kernel_base = object_base((const void *)s->entry);
 }
 
 static const struct sched_hooks faults_hooks = {
