@@ -51,7 +51,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		}
 		return nil
 	}
-	table := C.sched_cores_alloc(C.int(nprocs))
+	table := C.cores_alloc(C.int(nprocs))
 	if table == nil {
 		m.EndStandard()
 		complain(fmt.Sprintf("bsp_begin: out of memory for %d cores", nprocs))
@@ -66,7 +66,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
 	if err := m.StartRun(); err != nil {
 		m.EndStandard()
-		C.sched_cores_free(table)
+		C.cores_free(table)
 		complain(err.Error())
 		return nil
 	}

@@ -80,7 +80,7 @@ void bsp_push_reg(const void *variable, const int nbytes)
     if (self && drained(self)) {
         goPushReg(self->pid, (void *)variable_for_go(variable), nbytes);
         hp_forget(self);
-        sched_reg_pushed(); /* a core may wait for it (board registrations) */
+        reg_pushed(); /* a core may wait for it (board registrations) */
     }
     sched_leave_if_stopped();
 }

@@ -124,11 +124,14 @@ void ebsp_barrier(void)
     sched_leave_if_stopped();
 }
 
+void (*ebsp_sync_cb)(void);
+void (*ebsp_end_cb)(void);
+
 void ebsp_host_sync(void)
 {
     if (!ebsp_self)
         return;
-    sched_host_sync();
+    sched_host_sync(ebsp_sync_cb, "the host's sync callback");
     sched_leave_if_stopped();
 }
 

@@ -189,14 +189,14 @@ func ensurePsFor(nprocs int) {
 // loadCores builds the C core table: a private kernel instance per core,
 // or the registered function for all.
 func loadCores(kernel engine.Kernel, n int) (session, error) {
-	s := session{cores: C.sched_cores_alloc(C.int(n))}
+	s := session{cores: C.cores_alloc(C.int(n))}
 	if s.cores == nil {
 		return session{}, fmt.Errorf("out of memory for %d cores", n)
 	}
 	cores := unsafe.Slice(s.cores, n)
 	if kernel.Registered() {
 		for i := range cores {
-			cores[i].entry = C.ebsp_kernel_fn(kernel.Func)
+			cores[i].sched.entry = C.ebsp_kernel_fn(kernel.Func)
 		}
 		return s, nil
 	}
@@ -211,8 +211,8 @@ func loadCores(kernel engine.Kernel, n int) (session, error) {
 			return session{}, fmt.Errorf("loading %s for core %d: %s", kernel.Path, i, C.GoString(&errbuf[0]))
 		}
 		s.instances = append(s.instances, h)
-		cores[i].entry = C.loader_entry(h)
-		cores[i].can_unwind = 1
+		cores[i].sched.entry = C.loader_entry(h)
+		cores[i].sched.can_unwind = 1
 	}
 	return s, nil
 }
@@ -222,7 +222,7 @@ func (s *session) unload() {
 		C.loader_close_instance(h)
 	}
 	if s.cores != nil {
-		C.sched_cores_free(s.cores)
+		C.cores_free(s.cores)
 	}
 	*s = session{}
 }

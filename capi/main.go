@@ -2,8 +2,9 @@
 // exports every function of EBSP's host_bsp.h and e_bsp.h. The Go files
 // here are glue between C and the engine in engine/; the C files are the
 // shim (varargs, thread identity, kernel loading, faults, output) and the
-// core calls the BSP faces share. The scheduler (sched/) and the faces'
-// own C (faces/) are packages of their own, linked in through imports.
+// core calls the BSP faces share. The scheduler (sched/), the fixed local
+// addresses of the emulated hardware (emesh/lowmem/) and the faces' own C
+// (faces/) are packages of their own, linked in through imports.
 package main
 
 /*
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	_ "libebsp/emesh/lowmem" // its C code: the fixed local addresses
 	"libebsp/engine"
 	_ "libebsp/sched" // its C code: the scheduler
 )

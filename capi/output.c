@@ -30,3 +30,11 @@ void out_flush(void)
 {
     fflush(stdout);
 }
+
+/* The scheduler's own messages (a run that could not start its cores). */
+static const struct sched_hooks output_hooks = {.message = out_stderr};
+
+__attribute__((constructor)) static void output_register(void)
+{
+    sched_add_hooks(&output_hooks);
+}

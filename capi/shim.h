@@ -6,11 +6,11 @@
 #ifndef EBSP_SHIM_H
 #define EBSP_SHIM_H
 
-#include <setjmp.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <pthread.h>
 
+#include "../emesh/lowmem/lowmem.h"
 #include "../sched/scheduler.h"
 #include "smallcopy.h"
 
@@ -101,22 +101,17 @@ struct hp_line {
     int32_t good[2][2];
 };
 
-/* One emulated core. C-allocated: Go never owns it. */
+/* One emulated core. C-allocated (cores_alloc): Go never owns it. */
 struct ebsp_core {
+    struct sched_core sched; /* first: what the scheduler keeps of it (core_of) */
     int pid;
-    ebsp_kernel_fn entry;
-    int can_unwind;          /* entry is C code compiled from a kernel file: abort may longjmp */
-    void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
-                                the BSPlib face's pid 0, whose frames are its caller's (faces/bsplib) */
     int in_section;          /* BSPlib: between the core's bsp_begin and bsp_end (faces/bsplib) */
-    jmp_buf exit_jmp;
-    volatile int where;      /* enum ebsp_where */
     uint64_t begin_ns;       /* bsp_begin on this core, CLOCK_MONOTONIC */
     uint64_t last_raw_ns;    /* previous ebsp_raw_time */
     int32_t superstep;       /* completed bsp_syncs; the engine's counter (engine.Core) */
     const void *kernel_base; /* load address of the core's kernel instance, for fault reports */
     unsigned char *local_base; /* the core's local memory (EBSP face), NULL for BSPlib cores: */
-    size_t local_size;         /* where its fixed local addresses lead (lowmem.c) */
+    size_t local_size;         /* where its fixed local addresses lead (lowmem_emulate) */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
@@ -139,12 +134,47 @@ struct ebsp_core {
     struct ebsp_tally *tally;  /* [pid]: direct requests counted for EBSP_STATS, or NULL */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
-    pthread_t thread;
-    int group;                 /* its group in the barrier's count (sched_run.c) */
-    uint32_t arrivals;         /* barrier rounds it took part in during this run (sched_arrivals) */
     uint64_t rand_next;        /* its rand() state (kernel_libc.c) */
     char *strtok_last;         /* its strtok() position */
 };
+
+_Static_assert(offsetof(struct ebsp_core, sched) == 0, "core_of and ebsp_self cast between the two");
+
+/* The core whose scheduler part s is (NULL for NULL). */
+static inline struct ebsp_core *core_of(struct sched_core *s)
+{
+    return (struct ebsp_core *)s;
+}
+
+/* The calling thread's core, or NULL on the host and foreign threads: the
+ * scheduler's sched_self, as the library's core. */
+#define ebsp_self core_of(sched_self)
+
+/* n cores, pids 0..n-1, each as at power-on (rand as after no srand);
+ * NULL without memory (cores.c). */
+struct ebsp_core *cores_alloc(int n);
+void cores_free(struct ebsp_core *cores);
+/* sched_run and sched_start (scheduler.h) of the n cores from cores on. */
+static inline int cores_run(struct ebsp_core *cores, int n)
+{
+    return sched_run(&cores->sched, sizeof *cores, n, cores->pid);
+}
+static inline void cores_start(struct ebsp_core *cores, int n, int first)
+{
+    sched_start(&cores->sched, sizeof *cores, n, cores->pid, first);
+}
+
+/* The library's own kinds of wait (enum ebsp_where, scheduler.h): the LQCD
+ * face's (faces/lqcd). */
+enum {
+    WHERE_LQCD = WHERE_FIRST_FREE, /* waiting in an LQCD collective */
+    WHERE_LQCD_WAIT                /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
+};
+
+/* The host's callbacks, set by ebsp_set_sync_callback and
+ * ebsp_set_end_callback (faces/ebsp/host.c); NULL for none. */
+extern void (*ebsp_sync_cb)(void);
+extern void (*ebsp_end_cb)(void);
 
 /* The Epiphany core clock that ebsp_raw_time counts: emesh.ClockHz, the
  * clock of the cost model, in MHz (capi/twins.go checks they agree). */
@@ -187,10 +217,27 @@ static inline int move_message(struct ebsp_core *self, const struct ebsp_msg *m,
 /* The engine's answer to a request (comm.h): ENGINE_NOT_YET when it needs
  * a registration that another core may still push in this superstep
  * (engine.NotYet, the board's at-once model). The shim then waits with the
- * scheduler's registration wait (scheduler.h), with no Go frame on the core's
- * stack (a coroutine core must not switch with one), and asks again;
+ * registration wait below, with no Go frame on the core's stack (a
+ * coroutine core must not switch with one), and asks again;
  * reg_wait_again runs the loop. */
 enum { ENGINE_DONE = 0, ENGINE_NOT_YET = 1 };
+
+/* Waiting for another core's registration (reg_wait.c, on the scheduler's
+ * sched_wait; comm_api.c, reqlog.c). The calling core waits from now on:
+ * cores that wait for its registrations look again (the engine stops
+ * counting on them). */
+void reg_wait_begin(void);
+void reg_wait_end(void);
+/* The count of the events below, read before asking the engine. */
+unsigned reg_events(void);
+/* Waits until some core pushed a registration or began to wait since
+ * reg_events() gave seen, or about a millisecond passed (a core that
+ * arrives at a barrier or leaves its kernel, which settles the answer too,
+ * wakes no one: that is a program's error path, and the barrier's is
+ * measured in nanoseconds), or the run stops. */
+void reg_wait_sleep(unsigned seen);
+/* The calling core pushed a registration: wakes the waiting cores. */
+void reg_pushed(void);
 
 /* A request's wait, in the shape
  *     struct reg_wait w = {0};
@@ -206,16 +253,16 @@ static inline int reg_wait_again(struct reg_wait *w, int answer)
 {
     if (answer != ENGINE_NOT_YET || sched_stopped()) {
         if (w->waiting)
-            sched_reg_wait_end();
+            reg_wait_end();
         return 0;
     }
     if (!w->waiting) {
         w->waiting = 1;
-        sched_reg_wait_begin();
+        reg_wait_begin();
     } else {
-        sched_reg_wait(w->seen);
+        reg_wait_sleep(w->seen);
     }
-    w->seen = sched_reg_events();
+    w->seen = reg_events();
     return 1;
 }
 
@@ -306,9 +353,6 @@ extern int32_t ebsp_gets_flags[2], ebsp_sends_flags[2];
  * each such thread has an alternate signal stack so that stack overflows
  * are reported, and a core computing in its own kernel code when the run
  * stops is made to leave it. */
-/* No memory is mapped below this address (Linux keeps at least the first
- * page free): a pointer below it is a small number, not an address. */
-enum { LOWEST_ADDRESS = 4096 };
 /* How many of the n bytes at p, memory a program handed over, the library
  * can read (write: and write), n when all of them: it touches one byte in
  * every page, and a fault there is caught (the handler jumps back). Checked
@@ -332,7 +376,7 @@ static inline int user_pointer_small(const void *p, size_t n)
 }
 /* A fixed local address among the pointers a kernel hands to a call
  * (LOWEST_ADDRESS up to its local memory's size: on the board its own
- * local memory, as for its loads and stores, lowmem.c) as the host address
+ * local memory, as for its loads and stores, lowmem.h) as the host address
  * of those bytes; any other pointer, and any of a core without local
  * memory (BSPlib), unchanged. */
 static inline void *core_pointer(const struct ebsp_core *self, const void *p)
@@ -355,11 +399,6 @@ static inline void *user_pointer_for_go(const void *p)
 void *ebsp_small_variables(void);
 extern void *ebsp_small_page;
 
-/* A kernel's access to a fixed local address (0x1000 up to the local
- * memory's size, as on the board) that faulted, carried out on the core's
- * local memory (lowmem.c); 0 when the fault is not one. siginfo and uctx
- * are the SIGSEGV handler's. */
-int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx);
 /* The value of such a small number other than NULL, which Go gets as
  * NULL (user_pointer_for_go), passed beside it for a report; 0 for the
  * others. */

@@ -137,7 +137,9 @@ func (q *msgQueue) pushRecords(mem []byte, n int) error {
 	for len(mem) > 0 {
 		tagLen := int(binary.LittleEndian.Uint32(mem[4:]))
 		size := int(binary.LittleEndian.Uint32(mem[12:]))
-		tag := unsafe.Pointer(&mem[recHeader])
+		// past the header: for an empty message (no tag, no payload)
+		// the end of the record, which nothing reads
+		tag := unsafe.Add(unsafe.Pointer(unsafe.SliceData(mem)), recHeader)
 		*(*message)(unsafe.Add(st.Msgs, int(count)*messageSize)) =
 			message{tag: tag, payload: unsafe.Add(tag, tagLen), tagLen: tagLen, size: size - tagLen}
 		count++

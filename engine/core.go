@@ -140,7 +140,7 @@ func shownAddress(p unsafe.Pointer) uintptr {
 }
 
 // fixedLocalFirst is the lowest fixed local address a kernel may name
-// (the C shim's LOWEST_ADDRESS, capi/lowmem.c): below it a number is a
+// (the C shim's LOWEST_ADDRESS, emesh/lowmem/lowmem.h): below it a number is a
 // small variable, not memory.
 const fixedLocalFirst = 4096
 

@@ -17,14 +17,14 @@ import (
 	"testing"
 )
 
-// capi/x86insn.c, the decoder the low-memory emulation re-executes a
+// emesh/lowmem/x86insn.c, the decoder the low-memory emulation re-executes a
 // faulting instruction with, checked against objdump: the length of every
 // instruction objdump decodes in a few real libraries and in code compiled
 // here for AVX2 and AVX-512, the memory operand's base, index, scale and
 // displacement against objdump's operand text, and each memory operand
 // rewritten to [rip + disp32] disassembled again by objdump.
 
-// x86Driver builds gotests/testdata/x86insn_driver.c with capi/x86insn.c,
+// x86Driver builds gotests/testdata/x86insn_driver.c with emesh/lowmem/x86insn.c,
 // or skips when this is not amd64 or gcc or objdump is missing.
 func x86Driver(t *testing.T) (driver, dir string) {
 	t.Helper()
@@ -39,9 +39,10 @@ func x86Driver(t *testing.T) (driver, dir string) {
 	dir = t.TempDir()
 	driver = filepath.Join(dir, "x86insn_driver")
 	root := repoRoot()
-	out, err := exec.Command("gcc", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-I", filepath.Join(root, "capi"),
+	lowmem := filepath.Join(root, "emesh", "lowmem")
+	out, err := exec.Command("gcc", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-I", lowmem,
 		"-o", driver, filepath.Join(root, "gotests", "testdata", "x86insn_driver.c"),
-		filepath.Join(root, "capi", "x86insn.c")).CombinedOutput()
+		filepath.Join(lowmem, "x86insn.c")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("building the driver: %v\n%s", err, out)
 	}

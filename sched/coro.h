@@ -5,10 +5,16 @@
 #ifndef EBSP_CORO_H
 #define EBSP_CORO_H
 
+#include "scheduler.h"
+
 #include <stdatomic.h>
 #include <stddef.h>
 
-struct ebsp_core;
+/* Core i of a run's cores (scheduler.h: stride bytes apart). */
+static inline struct sched_core *sched_core_at(struct sched_core *cores, size_t stride, int i)
+{
+    return (struct sched_core *)((char *)cores + (size_t)i * stride);
+}
 
 /* bytes for core stacks, below 2 GiB where the kernel gives them
  * (MAP_32BIT, as the emulated memories: emesh/lowmap_linux_amd64.go), so
@@ -20,14 +26,15 @@ void *sched_map_stacks(size_t bytes);
 
 /* This build has a context switch (x86-64 without AddressSanitizer). */
 int coro_supported(void);
-/* Prepares cores first..n-1 to run as coroutines, each calling run_core,
+/* Prepares cores first..n-1 (of n, stride bytes apart) to run as coroutines, each calling run_core,
  * and starts the worker threads; returns the number of workers, or -1 when
  * they could not be started (nothing was). The cores run from coro_go on;
  * coro_cancel instead stops the workers and frees everything. With first
  * 1, core 0 is the calling thread's (already running on its own stack):
  * from coro_go on it runs on the workers like any core, while the thread
  * waits for it (coro_unadopt, coro_leave). Any other first: -1. */
-int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *));
+int coro_start(struct sched_core *cores, size_t stride, int n, int first, size_t stack_size,
+               void (*run_core)(struct sched_core *));
 /* The worker 0..workers-1 whose queue core pid belongs to: its home. */
 int coro_home(int pid);
 /* The word that counts the barrier's rounds: the monitor compares how

@@ -38,7 +38,7 @@
  *
  * Thread identity. Cores migrate between workers, but each core has a
  * thread control block of its own (coro_tls.c) that the worker running it
- * makes current: its TLS (ebsp_self, this_coro, the program's __thread
+ * makes current: its TLS (sched_self, this_coro, the program's __thread
  * variables, errno) stays put, so a TLS address may be kept across a
  * switch. Worker state is in the worker's own TLS (this_worker), read
  * only in worker context; on a core the worker is this_coro->worker.
@@ -48,7 +48,6 @@
  * without annotations), cores stay threads.
  */
 #define _GNU_SOURCE
-#include "../capi/shim.h"
 #include "coro.h"
 #include "coro_tls.h"
 #include "futex.h"
@@ -101,7 +100,7 @@ struct coro {
     void *sp;                  /* saved stack pointer while switched out */
     void *tp;                  /* its thread control block (coro_tls.h) */
     struct worker *worker;     /* the worker that runs it, NULL while none can */
-    struct ebsp_core *core;
+    struct sched_core *core;
     struct coro *next;         /* in a run queue or a parked list */
     int action;                /* what the worker does after the core switched back */
     int home;                  /* the worker whose queue and parked list it joins */
@@ -200,7 +199,7 @@ static struct {
     size_t region_size, stack_size, page;
     struct coro *coros;        /* [n], index = pid */
     int n;
-    void (*run_core)(struct ebsp_core *);
+    void (*run_core)(struct sched_core *);
     struct worker *workers;    /* [max_workers] */
     int max_workers;
     _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
@@ -999,7 +998,7 @@ static void donor_init(int i, void *arg)
 {
     struct coro *c = &co.coros[*(int *)arg + i];
     this_coro = c;
-    ebsp_self = c->core;
+    sched_self = c->core;
 }
 
 /* A donor per core but an adopted core 0; -1 without threads. */
@@ -1028,7 +1027,8 @@ static void end_donors(void)
     co.ndonors = 0;
 }
 
-int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *))
+int coro_start(struct sched_core *cores, size_t stride, int n, int first, size_t stack_size,
+               void (*run_core)(struct sched_core *))
 {
     if (first > 1)
         return -1;
@@ -1063,7 +1063,7 @@ int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, voi
         char *lo = co.region + (size_t)i * co.stack_size;
         mprotect(lo, co.page, PROT_NONE);
         struct coro *c = &co.coros[i];
-        c->core = &cores[i];
+        c->core = sched_core_at(cores, stride, i);
         c->home = coro_home(i);
         if (i > 0 || !adopting) /* an adopted core 0 runs on its thread's stack */
             c->sp = boot_frame(lo, co.stack_size, (void (*)(void *))coro_entry, c);
@@ -1264,9 +1264,11 @@ void coro_wake_parked(void)
 {
 }
 
-int coro_start(struct ebsp_core *cores, int n, int first, size_t stack_size, void (*run_core)(struct ebsp_core *))
+int coro_start(struct sched_core *cores, size_t stride, int n, int first, size_t stack_size,
+               void (*run_core)(struct sched_core *))
 {
     (void)cores;
+    (void)stride;
     (void)n;
     (void)first;
     (void)stack_size;

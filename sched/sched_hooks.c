@@ -4,7 +4,7 @@
  */
 #include "scheduler.h"
 
-enum { MAX_HOOKS = 8 };
+enum { MAX_HOOKS = 16 };
 
 static const struct sched_hooks *table[MAX_HOOKS];
 static int count;
@@ -38,14 +38,14 @@ void hooks_run_end(void)
             table[i]->run_end();
 }
 
-void hooks_core_begin(struct ebsp_core *core)
+void hooks_core_begin(struct sched_core *core)
 {
     for (int i = 0; i < count; i++)
         if (table[i]->core_begin)
             table[i]->core_begin(core);
 }
 
-void hooks_settle(struct ebsp_core *core)
+void hooks_settle(struct sched_core *core)
 {
     for (int i = 0; i < count; i++)
         if (table[i]->settle)
@@ -66,7 +66,7 @@ void hooks_thread_end(void)
             table[i]->thread_end();
 }
 
-void hooks_interrupt(struct ebsp_core *core)
+void hooks_interrupt(struct sched_core *core)
 {
     for (int i = 0; i < count; i++)
         if (table[i]->interrupt)
@@ -95,6 +95,13 @@ void hooks_report_stall(int kind)
     for (int i = 0; i < count; i++)
         if (table[i]->report_stall)
             table[i]->report_stall(kind);
+}
+
+void hooks_message(const char *text)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i]->message)
+            table[i]->message(text);
 }
 
 int hooks_round(int kind)

@@ -10,8 +10,8 @@
  * through their hooks (sched_hooks.c), never by name.
  */
 #define _GNU_SOURCE
-#include "../capi/shim.h"
 #include "coro.h"
+#include "scheduler.h"
 #include "futex.h"
 
 #include <errno.h>
@@ -24,10 +24,17 @@
 #include <time.h>
 #include <unistd.h>
 
-__thread struct ebsp_core *ebsp_self;
+__thread struct sched_core *sched_self;
 int ebsp_active_nprocs;
-void (*ebsp_sync_cb)(void);
-void (*ebsp_end_cb)(void);
+
+/* The settings (scheduler.h): capi/env.go sets them from the environment,
+ * which is read in one place, package env. */
+size_t ebsp_stack_bytes;
+double ebsp_watchdog_seconds;
+int ebsp_sched_coro = 1;
+int ebsp_workers;
+int ebsp_cpu_sharers = 1;
+int ebsp_rest = REST_AUTO;
 
 /* A waiting core yields SPIN_YIELDS times before it sleeps on the futex.
  * It never spins on `pause` first, even when the cores fit on the CPUs:
@@ -68,12 +75,14 @@ struct group {
 } __attribute__((aligned(64)));
 
 static struct {
-    struct ebsp_core *cores;
+    struct sched_core *cores;   /* core i at cores + i * stride bytes (core_at) */
+    size_t stride;
     int n;
+    int first_pid;              /* the pid of cores[0] */
     int first, started;         /* threads started for cores first..first+started-1 */
     char *stacks;               /* their stacks, stacks_size bytes, or NULL (glibc's) */
     size_t stacks_size;
-    struct group *groups;       /* core i counts in groups[cores[i].group] */
+    struct group *groups;       /* core i counts in groups[core_at(i)->group] */
     struct group one;           /* groups when there is one */
     struct group all;           /* the run's count: cores of settled groups */
     _Atomic unsigned gen;       /* barrier generation: futex word of waiting cores */
@@ -82,20 +91,19 @@ static struct {
     _Atomic int stopped;        /* abort, deadlock or divergence */
     _Atomic unsigned host_event;/* futex word of the host thread */
     _Atomic int host_sync_pending;
+    void (*host_fn)(void);      /* what the host runs for it (sched_host_sync) */
+    const char *host_what;
     _Atomic int stall_reported;
     _Atomic int sleepers;       /* cores asleep (or about to be) on gen */
     int spin_yields;            /* sched_yields before a waiter sleeps (SPIN_YIELDS or 0) */
     int coro;                   /* cores first..n-1 are coroutines (sched_coro.c) */
-    /* Waits for another core's registration (sched_reg_wait): the cores
-     * waiting, and the futex word that pushes and new waits raise while
-     * any core waits. Apart from the barrier's lines. */
-    _Atomic int reg_waiters __attribute__((aligned(64)));
-    _Atomic unsigned reg_events;
 } run;
 
-/* How long a core waiting for a registration sleeps before it looks again
- * without being woken (sched_reg_wait). */
-enum { REG_WAIT_NS = 1000000 };
+/* The run's core i. */
+static inline struct sched_core *core_at(int i)
+{
+    return sched_core_at(run.cores, run.stride, i);
+}
 /* A thread core waiting in sched_wait sleeps at most this long at a time,
  * to see the run stop (coroutine cores are woken by the stop). */
 enum { CORE_SLICE_NS = 10000000 };
@@ -159,7 +167,6 @@ void sched_stop(void)
         return;
     atomic_fetch_add(&run.gen, 1);
     futex_wake(&run.gen, INT_MAX);
-    futex_wake(&run.reg_events, INT_MAX);
     if (run.coro)
         coro_wake_parked();
     wake_host();
@@ -167,7 +174,7 @@ void sched_stop(void)
 
 void sched_leave_if_stopped(void)
 {
-    struct ebsp_core *self = ebsp_self;
+    struct sched_core *self = sched_self;
     if (!self || !atomic_load(&run.stopped))
         return;
     if (self->leave)
@@ -183,19 +190,19 @@ static int local_index(int pid)
 {
     if (!run.cores)
         return -1;
-    int i = pid - run.cores[0].pid;
+    int i = pid - run.first_pid;
     return i >= 0 && i < run.n ? i : -1;
 }
 
 int sched_where(int pid)
 {
     int i = local_index(pid);
-    return i < 0 ? WHERE_IDLE : run.cores[i].where;
+    return i < 0 ? WHERE_IDLE : core_at(i)->where;
 }
 
 /* Only the core itself counts its arrivals; a core that reads another's
  * count and finds it moved on also sees the registrations pushed before. */
-static void count_arrival(struct ebsp_core *self)
+static void count_arrival(struct sched_core *self)
 {
     _Atomic uint32_t *n = (_Atomic uint32_t *)&self->arrivals;
     atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1, memory_order_release);
@@ -204,44 +211,7 @@ static void count_arrival(struct ebsp_core *self)
 int sched_arrivals(int pid)
 {
     int i = local_index(pid);
-    return i < 0 ? 0 : (int)atomic_load_explicit((_Atomic uint32_t *)&run.cores[i].arrivals, memory_order_acquire);
-}
-
-/* Wakes the cores waiting for a registration. */
-static void reg_event(void)
-{
-    atomic_fetch_add(&run.reg_events, 1);
-    sched_wake(&run.reg_events, -1);
-}
-
-/* A waiter counts itself before it reads reg_events and asks the engine,
- * a pusher publishes its registration before it reads reg_waiters: either
- * the waiter's question sees the push or the pusher sees the waiter. */
-void sched_reg_wait_begin(void)
-{
-    if (atomic_fetch_add(&run.reg_waiters, 1) > 0)
-        reg_event();
-}
-
-void sched_reg_wait_end(void)
-{
-    atomic_fetch_sub(&run.reg_waiters, 1);
-}
-
-unsigned sched_reg_events(void)
-{
-    return atomic_load(&run.reg_events);
-}
-
-void sched_reg_pushed(void)
-{
-    if (atomic_load(&run.reg_waiters) > 0)
-        reg_event();
-}
-
-void sched_reg_wait(unsigned seen)
-{
-    sched_wait(&run.reg_events, seen, REG_WAIT_NS);
+    return i < 0 ? 0 : (int)atomic_load_explicit((_Atomic uint32_t *)&core_at(i)->arrivals, memory_order_acquire);
 }
 
 /* Whether the cores of this run outnumber the CPUs. */
@@ -286,7 +256,7 @@ int sched_wait(_Atomic unsigned *word, unsigned val, uint64_t timeout_ns)
 {
     if (!word)
         return pass_time(timeout_ns);
-    int core = ebsp_self != NULL; /* the host thread is not stopped with the run */
+    int core = sched_self != NULL; /* the host thread is not stopped with the run */
     uint64_t end = timeout_ns ? ebsp_now_ns() + timeout_ns : UINT64_MAX;
     for (;;) {
         if (atomic_load(word) != val)
@@ -333,7 +303,7 @@ void sched_pause(void)
 /* Counts the calling core in this round, as arrived at a barrier of the
  * given kind or (kind < 0) as finished. 1 for the core that completed the
  * round, which finds the kinds of the round's arrivals in *kinds. */
-static int count_in(struct ebsp_core *self, int kind, unsigned *kinds)
+static int count_in(struct sched_core *self, int kind, unsigned *kinds)
 {
     if (run.n == 1) { /* alone: a round of one (no atomics, a sixth of an empty sync across 2 ranks) */
         *kinds = kind >= 0 ? 1u << kind : 0;
@@ -375,8 +345,8 @@ static int make_groups(int ngroups, int (*group_of)(int pid))
         return -1;
     memset(run.groups, 0, sizeof *run.groups * (size_t)ngroups);
     for (int i = 0; i < run.n; i++) {
-        run.cores[i].group = group_of ? group_of(i) : 0;
-        run.groups[run.cores[i].group].size++;
+        core_at(i)->group = group_of ? group_of(i) : 0;
+        run.groups[core_at(i)->group].size++;
     }
     return 0;
 }
@@ -398,7 +368,7 @@ static void stall(int kind)
 /* Arrives at the barrier; returns 1 for the last arriver (which has not yet
  * released the others), 0 for the others (already released), -1 if stopped.
  * self is the caller's core. */
-static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now, int world)
+static int arrive(struct sched_core *self, int kind, int release_now, int world)
 {
     hooks_settle(self); /* e.g. the core's transfers land before anyone passes the barrier */
     if (atomic_load(&run.stopped))
@@ -430,9 +400,9 @@ static int arrive(struct ebsp_core *self, enum ebsp_where kind, int release_now,
     return atomic_load(&run.stopped) ? -1 : 0;
 }
 
-static int barrier(enum ebsp_where kind, int world)
+static int barrier(int kind, int world)
 {
-    struct ebsp_core *self = ebsp_self;
+    struct sched_core *self = sched_self;
     if (kind == WHERE_END)
         atomic_fetch_add(&run.ended, 1);
     int r = arrive(self, kind, 1, world);
@@ -440,23 +410,25 @@ static int barrier(enum ebsp_where kind, int world)
     return r < 0 ? -1 : 0;
 }
 
-int sched_barrier(enum ebsp_where kind)
+int sched_barrier(int kind)
 {
     return barrier(kind, 1);
 }
 
-int sched_barrier_local(enum ebsp_where kind)
+int sched_barrier_local(int kind)
 {
     return barrier(kind, 0);
 }
 
-int sched_host_sync(void)
+int sched_host_sync(void (*fn)(void), const char *what)
 {
-    struct ebsp_core *self = ebsp_self;
+    struct sched_core *self = sched_self;
     unsigned gen = atomic_load(&run.gen);
-    int r = arrive(self, WHERE_HOST_SYNC, ebsp_sync_cb == NULL, 1);
-    if (r == 1 && ebsp_sync_cb) {
-        /* the host runs the callback, then advances the generation */
+    int r = arrive(self, WHERE_HOST_SYNC, fn == NULL, 1);
+    if (r == 1 && fn) {
+        /* the host runs fn, then advances the generation */
+        run.host_fn = fn;
+        run.host_what = what;
         atomic_store(&run.host_sync_pending, 1);
         wake_host();
         wait_gen(gen);
@@ -466,7 +438,7 @@ int sched_host_sync(void)
     return r < 0 ? -1 : 0;
 }
 
-static void core_finished(struct ebsp_core *self)
+static void core_finished(struct sched_core *self)
 {
     self->where = WHERE_FINISHED;
     count_arrival(self);
@@ -482,8 +454,8 @@ static void core_finished(struct ebsp_core *self)
 }
 
 /* A core's life, on its thread or as a coroutine (whose worker has set
- * ebsp_self and the signal stack). */
-static void run_core(struct ebsp_core *self)
+ * sched_self and the signal stack). */
+static void run_core(struct sched_core *self)
 {
     self->where = WHERE_RUNNING;
     hooks_core_begin(self);
@@ -500,12 +472,12 @@ static void run_core(struct ebsp_core *self)
 
 static void *core_main(void *arg)
 {
-    struct ebsp_core *self = arg;
-    ebsp_self = self;
+    struct sched_core *self = arg;
+    sched_self = self;
     hooks_thread_begin();
     run_core(self);
     hooks_thread_end();
-    ebsp_self = NULL;
+    sched_self = NULL;
     return NULL;
 }
 
@@ -522,22 +494,6 @@ static char *thread_stacks(int count, size_t *slice)
     return run.stacks;
 }
 
-struct ebsp_core *sched_cores_alloc(int n)
-{
-    struct ebsp_core *cores = calloc((size_t)n, sizeof *cores);
-    if (cores)
-        for (int i = 0; i < n; i++) {
-            cores[i].pid = i;
-            cores[i].rand_next = 1; /* newlib's, before any srand */
-        }
-    return cores;
-}
-
-void sched_cores_free(struct ebsp_core *cores)
-{
-    free(cores);
-}
-
 /* Coroutines (sched_coro.c) where this build has them and EBSP_SCHED
  * asks for them (the default), for runs whose started cores all run C code
  * compiled from a kernel file or a BSPlib program; an adopted core 0 (the
@@ -546,12 +502,12 @@ void sched_cores_free(struct ebsp_core *cores)
  * have frames of another language runtime under its bsp_sync, and a
  * coroutine must not switch with a Go frame on its stack (nor Python's,
  * whose thread state would be shared by every core the worker runs). */
-static int use_coro(const struct ebsp_core *cores, int n, int first)
+static int use_coro(int first)
 {
     if (!ebsp_sched_coro || first > 1 || !coro_supported())
         return 0;
-    for (int i = first; i < n; i++)
-        if (!cores[i].can_unwind)
+    for (int i = first; i < run.n; i++)
+        if (!core_at(i)->can_unwind)
             return 0;
     return 1;
 }
@@ -566,8 +522,8 @@ static unsigned progress(void)
 static void interrupt_running_cores(void)
 {
     for (int i = 0; i < run.n; i++)
-        if (run.cores[i].where == WHERE_RUNNING)
-            hooks_interrupt(&run.cores[i]);
+        if (core_at(i)->where == WHERE_RUNNING)
+            hooks_interrupt(core_at(i));
 }
 
 enum { POLL_NS = 100000000 };
@@ -583,7 +539,7 @@ static void host_loop(void)
             return;
         if (atomic_exchange(&run.host_sync_pending, 0)) {
             if (!atomic_load(&run.stopped))
-                hooks_host_call(ebsp_sync_cb, "the host's sync callback");
+                hooks_host_call(run.host_fn, run.host_what);
             release_gen();
             continue;
         }
@@ -609,24 +565,24 @@ static void host_loop(void)
 /* The adopted thread keeps its signal stack: Go records the one a thread
  * has when it first calls into Go and aborts if it is later disabled, and
  * this thread calls into Go before and after the run. */
-void sched_adopt(struct ebsp_core *core)
+void sched_adopt(struct sched_core *core)
 {
     hooks_prepare();
-    ebsp_self = core;
+    sched_self = core;
     core->thread = pthread_self();
     core->where = WHERE_RUNNING;
 }
 
 void sched_release(void)
 {
-    core_finished(ebsp_self);
+    core_finished(sched_self);
     if (run.coro)
         coro_unadopt(); /* back on its own thread once every core left */
 }
 
 void sched_leave_forever(void)
 {
-    core_finished(ebsp_self);
+    core_finished(sched_self);
     if (run.coro) {
         hooks_allow_interrupt(); /* from the watchdog's signal: the worker's next cores may need it */
         coro_leave();
@@ -635,23 +591,25 @@ void sched_leave_forever(void)
         pause();
 }
 
-void sched_start(struct ebsp_core *cores, int n, int first)
+void sched_start(struct sched_core *cores, size_t stride, int n, int first_pid, int first)
 {
     hooks_prepare();
     memset(&run, 0, sizeof run);
     run.cores = cores;
+    run.stride = stride;
     run.n = n;
+    run.first_pid = first_pid;
     run.first = first;
     for (int i = first; i < n; i++)
-        cores[i].where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
+        core_at(i)->where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
     for (int i = 0; i < n; i++)
-        cores[i].arrivals = 0;
+        core_at(i)->arrivals = 0;
     hooks_run_begin(n);
     /* run.coro before any coroutine runs: their barriers read it */
-    run.coro = use_coro(cores, n, first);
+    run.coro = use_coro(first);
     if (run.coro) {
         /* a group per worker, counted before any core runs */
-        int workers = coro_start(cores, n, first, ebsp_stack_bytes, run_core);
+        int workers = coro_start(cores, stride, n, first, ebsp_stack_bytes, run_core);
         if (workers > 0 && make_groups(workers, coro_home) == 0) {
             coro_count_rounds(&run.gen);
             coro_go();
@@ -673,13 +631,13 @@ void sched_start(struct ebsp_core *cores, int n, int first)
     for (; i < n; i++) {
         if (stacks)
             pthread_attr_setstack(&attr, stacks + (size_t)(i - first) * slice + page, slice - page);
-        if (pthread_create(&cores[i].thread, &attr, core_main, &cores[i]) != 0)
+        if (pthread_create(&core_at(i)->thread, &attr, core_main, core_at(i)) != 0)
             break;
     }
     pthread_attr_destroy(&attr);
     run.started = i - first;
     if (i < n) {
-        out_stderr("ebsp: ERROR: could not start a thread per core; lower the core count or EBSP_STACK_KB\n");
+        hooks_message("ebsp: ERROR: could not start a thread per core; lower the core count or EBSP_STACK_KB\n");
         sched_stop();
         atomic_fetch_add(&run.finished, n - i);
     }
@@ -696,7 +654,7 @@ int sched_join(void)
         coro_join();
     else
         for (int i = run.first; i < run.first + run.started; i++)
-            pthread_join(run.cores[i].thread, NULL);
+            pthread_join(core_at(i)->thread, NULL);
     if (run.stacks)
         munmap(run.stacks, run.stacks_size);
     run.stacks = NULL;
@@ -707,9 +665,9 @@ int sched_join(void)
     return ok;
 }
 
-int sched_run(struct ebsp_core *cores, int n)
+int sched_run(struct sched_core *cores, size_t stride, int n, int first_pid)
 {
-    sched_start(cores, n, 0);
+    sched_start(cores, stride, n, first_pid, 0);
     host_loop();
     return sched_join();
 }

@@ -3,10 +3,11 @@
  * thread each or as coroutines on a few worker threads (EBSP_SCHED), and
  * everything a core does that depends on that: who it is, the clock, the
  * barrier, stopping the run, and waiting for a word to change. The
- * scheduler names no feature: features that need to act when a run
+ * scheduler is a leaf: it names no feature and includes nothing above it
+ * (gotests/layers_test.go checks). Features that need to act when a run
  * begins or ends, when a core enters a barrier, or on a core's thread
- * register hooks (sched_add_hooks), and the scheduler's files call nothing
- * outside themselves but those hooks, futex.h and output.c.
+ * register hooks (sched_add_hooks); the scheduler's files call nothing
+ * outside themselves and the C library but those hooks.
  *
  * Files: sched_run.c (a run's lifecycle, the barrier and host sync, the
  * wait primitive, stopping, the watchdog and the thread cores),
@@ -16,11 +17,11 @@
 #ifndef EBSP_SCHEDULER_H
 #define EBSP_SCHEDULER_H
 
+#include <pthread.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-
-struct ebsp_core;
 
 /* What a core is doing, for deadlock and divergence reports. */
 enum ebsp_where {
@@ -31,8 +32,10 @@ enum ebsp_where {
     WHERE_HOST_SYNC,  /* waiting in ebsp_host_sync */
     WHERE_END,        /* waiting in bsp_end */
     WHERE_FINISHED,   /* returned from its kernel */
-    WHERE_LQCD,       /* waiting in an LQCD collective (faces/lqcd) */
-    WHERE_LQCD_WAIT   /* blocked in LQCD waitFor / waitForMultiple (not a barrier) */
+    /* The first kind the layers above give their own barriers and waits
+     * (capi/shim.h), up to 31: a barrier gathers its arrivals' kinds as
+     * the bits of one word. */
+    WHERE_FIRST_FREE
 };
 
 /* How a run stalled, for sched_hooks.report_stall: cores waiting in
@@ -41,10 +44,29 @@ enum ebsp_where {
  * core that saw a deadlock. */
 enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2, STALL_NO_END = -3 };
 
+/* ---- a core ---- */
+
+/* What the scheduler keeps of one core. It is the first member of the
+ * library's core (capi/shim.h, struct ebsp_core), which the layers above
+ * reach from it; the scheduler knows nothing else of it. The layer that
+ * makes the cores sets entry, can_unwind and leave before a run; the rest
+ * is the scheduler's. */
+struct sched_core {
+    volatile int where;      /* enum ebsp_where: sched_where */
+    int group;               /* its group in the barrier's count (sched_run.c) */
+    uint32_t arrivals;       /* barrier rounds it took part in during this run (sched_arrivals) */
+    int can_unwind;          /* entry is C code compiled from a kernel file: a stop may longjmp */
+    int (*entry)(void);      /* the core's kernel */
+    void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
+                                the BSPlib face's pid 0, whose frames are its caller's (faces/bsplib) */
+    pthread_t thread;        /* the thread that runs it (a coroutine core: its worker's, last switched in) */
+    jmp_buf exit_jmp;        /* where a stopped kernel's longjmp lands (can_unwind) */
+};
+
 /* ---- identity and clock ---- */
 
 /* The calling thread's core, or NULL on the host and foreign threads. */
-extern __thread struct ebsp_core *ebsp_self;
+extern __thread struct sched_core *sched_self;
 
 /* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
 extern int ebsp_active_nprocs;
@@ -64,7 +86,7 @@ void sched_keep_thread_slot(long offset);
 
 /* Stack bytes of each core thread (EBSP_STACK_KB) and the watchdog's
  * seconds without progress, 0 for none (EBSP_TIMEOUT): set by Go from the
- * environment (capi/env.go) before each run starts its cores (env.c). */
+ * environment (capi/env.go) before each run starts its cores. */
 extern size_t ebsp_stack_bytes;
 extern double ebsp_watchdog_seconds;
 /* EBSP_SCHED: 1 for coroutine cores where they can be used (the default),
@@ -82,17 +104,14 @@ extern int ebsp_cpu_sharers;
 enum ebsp_rest { REST_NEVER = 0, REST_AUTO = 1, REST_ALWAYS = 2 };
 extern int ebsp_rest;
 
-/* Host-side callbacks, set by ebsp_set_sync_callback / ebsp_set_end_callback. */
-extern void (*ebsp_sync_cb)(void);
-extern void (*ebsp_end_cb)(void);
-
 /* ---- a run ---- */
 
-/* Prepares n cores (entries filled in by the caller). Returns NULL on OOM. */
-struct ebsp_core *sched_cores_alloc(int n);
-void sched_cores_free(struct ebsp_core *cores);
+/* A run's cores are n structs of the layer above, stride bytes apart,
+ * each beginning with its struct sched_core, the first at cores; they are
+ * named by consecutive pids from first_pid (a process that runs a later
+ * part of a section, an MPI rank, starts above 0). */
 /* Runs all cores to completion; returns 1, or 0 when the run was aborted. */
-int sched_run(struct ebsp_core *cores, int n);
+int sched_run(struct sched_core *cores, size_t stride, int n, int first_pid);
 /* sched_run in parts, for runs whose first core is run by a thread that
  * exists already (the BSPlib face: the thread calling bsp_begin is pid 0).
  * sched_adopt makes the calling thread run core 0, before sched_start;
@@ -100,27 +119,31 @@ int sched_run(struct ebsp_core *cores, int n);
  * coroutines with core 0 handed to the workers too (it comes back to its
  * thread in sched_release); sched_release: the adopted core has left the
  * run, and returns once every core did under coroutines (its thread
- * keeps ebsp_self until the caller clears it); sched_host_loop watches
+ * keeps sched_self until the caller clears it); sched_host_loop watches
  * the run (watchdog, host sync) until every core has left; sched_join
  * waits for the started threads and returns what sched_run returns. */
-void sched_adopt(struct ebsp_core *core);
-void sched_start(struct ebsp_core *cores, int n, int first);
+void sched_adopt(struct sched_core *core);
+void sched_start(struct sched_core *cores, size_t stride, int n, int first_pid, int first);
 void sched_release(void);
 /* The adopted core leaves a stopped run: counts as finished and sleeps
  * for good (the run's owner ends the process). */
 __attribute__((noreturn)) void sched_leave_forever(void);
 void sched_host_loop(void);
 int sched_join(void);
-/* Blocks until every core arrived with the same kind; returns 0, or -1 if the
- * run is being stopped (abort, deadlock). */
-int sched_barrier(enum ebsp_where kind);
+/* Blocks until every core arrived with the same kind (enum ebsp_where, or
+ * one of the layers above from WHERE_FIRST_FREE on); returns 0, or -1 if
+ * the run is being stopped (abort, deadlock). */
+int sched_barrier(int kind);
 /* sched_barrier of the cores of this process only, for steps that touch
  * no other process's data: no round hook (a world of several processes
  * completes no round with the others). The same as sched_barrier in a run
  * of one process. */
-int sched_barrier_local(enum ebsp_where kind);
-/* Like sched_barrier, and the host's sync callback runs once all arrived. */
-int sched_host_sync(void);
+int sched_barrier_local(int kind);
+/* Like sched_barrier (kind WHERE_HOST_SYNC), and once all arrived, fn, a
+ * function of the host program, runs on the host thread (hooks' host_call;
+ * what names it in reports) before any core goes on. With fn NULL, a
+ * plain barrier. */
+int sched_host_sync(void (*fn)(void), const char *what);
 /* Stops the run: every waiting core is released with -1. */
 void sched_stop(void);
 int sched_stopped(void);
@@ -137,7 +160,8 @@ int sched_arrivals(int pid);
 
 /* ---- waiting ---- */
 
-/* The one wait of the library outside the barrier. Waits until *word !=
+/* The one wait of the library outside the barrier, for every layer above
+ * (kept stable: they all wait with it). Waits until *word !=
  * val, or timeout_ns passed (0: no limit), or, on a core, the run stops;
  * returns 1 when the word changed, else 0. A coroutine core parks and its
  * worker runs other cores; a thread sleeps on the futex (a core in slices,
@@ -154,23 +178,6 @@ void sched_wake(_Atomic unsigned *word, int pid);
  * yields its worker, a thread the CPU. */
 void sched_pause(void);
 
-/* Waiting for another core's registration (comm_api.c, reqlog.c; the loop
- * is shim.h's reg_wait_again). The calling core waits from now on: cores
- * that wait for its registrations look again (the engine stops counting
- * on them). */
-void sched_reg_wait_begin(void);
-void sched_reg_wait_end(void);
-/* The count of the events below, read before asking the engine. */
-unsigned sched_reg_events(void);
-/* Waits until some core pushed a registration or began to wait since
- * sched_reg_events() gave seen, or about a millisecond passed (a core that
- * arrives at a barrier or leaves its kernel, which settles the answer too,
- * wakes no one: that is a program's error path, and the barrier's is
- * measured in nanoseconds), or the run stops. */
-void sched_reg_wait(unsigned seen);
-/* The calling core pushed a registration: wakes the waiting cores. */
-void sched_reg_pushed(void);
-
 /* ---- run hooks ---- */
 
 /* What a feature does at points of every run; any member may be NULL.
@@ -184,18 +191,18 @@ struct sched_hooks {
     void (*run_begin)(int n);
     void (*run_end)(void);
     /* A core is about to run its kernel, on its thread or coroutine. */
-    void (*core_begin)(struct ebsp_core *core);
+    void (*core_begin)(struct sched_core *core);
     /* A core enters a barrier or leaves its kernel: what it started must
      * be complete for whoever looks after the barrier (DMA). Called on
      * every barrier: keep it to a few loads when there is nothing to do. */
-    void (*settle)(struct ebsp_core *core);
+    void (*settle)(struct sched_core *core);
     /* On each thread that runs cores (a core's or a worker), at its start
      * and end. */
     void (*thread_begin)(void);
     void (*thread_end)(void);
     /* Asks a core that computes without calling the library to leave its
      * kernel (the run was stopped). */
-    void (*interrupt)(struct ebsp_core *core);
+    void (*interrupt)(struct sched_core *core);
     /* The calling thread leaves the interrupt's signal handler without
      * returning (sched_leave_forever): let the signal in again, so that the
      * cores it runs next can still be interrupted. */
@@ -206,6 +213,9 @@ struct sched_hooks {
     void (*host_call)(void (*fn)(void), const char *what);
     /* The run stalled (STALL_* above): report it. */
     void (*report_stall)(int kind);
+    /* A line of the scheduler's own for the user (a run that could not
+     * start its cores), ending in a newline: print it. */
+    void (*message)(const char *text);
     /* Every core of the run arrived at a barrier of kind (enum
      * ebsp_where); the last to arrive calls this before it releases the
      * others. A world of several processes (MPI) completes the round with
@@ -221,14 +231,15 @@ int sched_add_hooks(const struct sched_hooks *hooks);
 void hooks_prepare(void);
 void hooks_run_begin(int n);
 void hooks_run_end(void);
-void hooks_core_begin(struct ebsp_core *core);
-void hooks_settle(struct ebsp_core *core);
+void hooks_core_begin(struct sched_core *core);
+void hooks_settle(struct sched_core *core);
 void hooks_thread_begin(void);
 void hooks_thread_end(void);
-void hooks_interrupt(struct ebsp_core *core);
+void hooks_interrupt(struct sched_core *core);
 void hooks_allow_interrupt(void);
 void hooks_host_call(void (*fn)(void), const char *what);
 void hooks_report_stall(int kind);
+void hooks_message(const char *text);
 int hooks_round(int kind);
 
 #endif

@@ -304,17 +304,17 @@ static void bl_start_section(long long P, const void *caller)
     const void *spmd_code = bl.spmd ? (const void *)bl.spmd : (const void *)main_entry;
     const void *spmd_base = object_base(spmd_code);
     for (int i = first + 1; i < first + count; i++) {
-        cores[i].entry = bl_core_entry;
-        cores[i].can_unwind = 1;
+        cores[i].sched.entry = bl_core_entry;
+        cores[i].sched.can_unwind = 1;
         cores[i].kernel_base = spmd_base; /* the watchdog unwinds a core looping in there */
     }
     struct ebsp_core *owner = &cores[first]; /* pid 0, or this rank's first */
-    owner->leave = bl_owner_leave;
+    owner->sched.leave = bl_owner_leave;
     owner->kernel_base = object_base(caller);
     atomic_store(&bl.running, 1);
-    sched_adopt(owner);
+    sched_adopt(&owner->sched);
     bl_start_core(owner);
-    sched_start(owner, count, 1);
+    cores_start(owner, count, 1);
     if (pthread_create(&bl.monitor, NULL, bl_monitor, NULL) != 0)
         bl_fatal("bsp_begin: could not start a thread; lower the core count or EBSP_STACK_KB");
 }
@@ -424,7 +424,7 @@ static void bl_finish_section(void)
     sched_release();
     pthread_join(bl.monitor, NULL); /* it ends the program if the run was stopped */
     sched_join();
-    ebsp_self = NULL;
+    sched_self = NULL;
     reqlog_free_all(cores, n);
     direct_free_all(cores, n);
     hp_free_all(cores, n);
@@ -447,8 +447,8 @@ void bsplib_end(void)
         sched_barrier(WHERE_END);
     sched_leave_if_stopped();
     self->in_section = 0;
-    if (self->leave == NULL)
-        longjmp(self->exit_jmp, 1); /* out of the SPMD function: code after bsp_end is pid 0's */
+    if (self->sched.leave == NULL)
+        longjmp(self->sched.exit_jmp, 1); /* out of the SPMD function: code after bsp_end is pid 0's */
     bl_finish_section();
 }
 

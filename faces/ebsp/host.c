@@ -77,7 +77,7 @@ int ebsp_spmd(void)
     struct ebsp_core *cores = goSpmdStart();
     if (!cores)
         return 0;
-    int ok = sched_run(cores, ebsp_active_nprocs);
+    int ok = cores_run(cores, ebsp_active_nprocs);
     reqlog_free_all(cores, ebsp_active_nprocs);
     direct_free_all(cores, ebsp_active_nprocs);
     hp_free_all(cores, ebsp_active_nprocs);

@@ -38,8 +38,9 @@ void mem_dma_wait(int pid, void *slot_ptr, unsigned int ticket)
 /* Completes every transfer the calling core has pushed before it enters
  * any synchronisation or leaves its kernel (the scheduler's settle hook),
  * so the bytes are in place for whoever looks after it. */
-static void dma_settle(struct ebsp_core *self)
+static void dma_settle(struct sched_core *core)
 {
+    struct ebsp_core *self = core_of(core);
     struct dma_slot *slot = self->dma_slot;
     if (!slot)
         return;

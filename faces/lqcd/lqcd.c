@@ -1432,7 +1432,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
         atomic_store(&c->wait_call, call);
         if (ms < 0) /* a wait with a limit ends by itself: no deadlock */
             atomic_fetch_add(&c->wait_seq, 1); /* odd: asleep, for the deadlock check */
-        self->where = WHERE_LQCD_WAIT;
+        self->sched.where = WHERE_LQCD_WAIT;
         if (status(v[first], call, idle_ok) == 0) {
             /* every core blocked for good: reported, the run stops (a look
                at every core: at the first sleep of a wait, then every
@@ -1449,7 +1449,7 @@ static int wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int i
             if (!sched_stopped())
                 sched_wait(&c->ev, ev, L.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
         }
-        self->where = WHERE_RUNNING;
+        self->sched.where = WHERE_RUNNING;
         if (ms < 0)
             atomic_fetch_add(&c->wait_seq, 1); /* even: awake */
         atomic_store(&c->sleeping, 0);

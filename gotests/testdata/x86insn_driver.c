@@ -1,5 +1,5 @@
 /*
- * Test driver of capi/x86insn.c (gotests/x86insn_test.go). Reads lines
+ * Test driver of emesh/lowmem/x86insn.c (gotests/x86insn_test.go). Reads lines
  * from stdin and answers each with one line:
  *
  *   D <hex bytes>                 -> "-1", or "len mem base index scale disp disp_size imm_size

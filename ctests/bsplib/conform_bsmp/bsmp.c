@@ -131,6 +131,18 @@ static void spmd(void)
     uint64_t got = 0;
     bsp_get_tag(&status, &got);
     check("a message keeps its tag size", status == 0 && got == t8);
+
+    /* a message with neither tag nor payload (to a core of another rank
+     * under mpirun: its record is a bare header) */
+    ts = 0;
+    bsp_set_tagsize(&ts);
+    bsp_sync();
+    bsp_send(next, NULL, NULL, 0);
+    bsp_sync();
+    bsp_qsize(&packets, &bytes);
+    char no_tag;
+    bsp_get_tag(&status, &no_tag);
+    check("an empty message arrives", packets == 1 && bytes == 0 && status == 0);
     bsp_end();
 }
 

@@ -4,8 +4,8 @@
  * EBSP docs' own example), or the data the host put at 0x5000 with
  * ebsp_write. Here a core's local memory is a host buffer, and those
  * addresses are not mapped: such an access faults. The fault handler
- * (faults.c) hands it here, and the access goes to the core's buffer: the
- * faulting instruction runs once more, re-encoded so that its memory
+ * (capi/faults.c) hands it here, and the access goes to the core's buffer:
+ * the faulting instruction runs once more, re-encoded so that its memory
  * operand names a copy of the bytes it addresses (x86insn.c), with the
  * registers, flags and vector state of the fault (lowmem_amd64.S); the
  * bytes it changed go back to the local memory, and the core goes on after
@@ -19,7 +19,7 @@
  * faults in the library's own code. Only x86-64.
  */
 #define _GNU_SOURCE
-#include "shim.h"
+#include "lowmem.h"
 #include "x86insn.h"
 
 #include <signal.h>
@@ -102,26 +102,33 @@ static int refused(const struct x86_insn *in)
     return 0;
 }
 
+/* A core's local memory: the host buffer that its fixed local addresses
+ * 0..size-1 lead to. */
+struct local {
+    unsigned char *base;
+    size_t size;
+};
+
 /* The core's local memory at [a, a + n), or NULL. */
-static unsigned char *local_at(const struct ebsp_core *self, uintptr_t a, size_t n)
+static unsigned char *local_at(const struct local *mem, uintptr_t a, size_t n)
 {
-    if (a < LOWEST_ADDRESS || a >= self->local_size || n > self->local_size - a)
+    if (a < LOWEST_ADDRESS || a >= mem->size || n > mem->size - a)
         return NULL;
-    return self->local_base + a;
+    return mem->base + a;
 }
 
 /* A host address of the string instruction's operand: local memory for a
  * fixed local address, else the address itself; NULL when the operand
  * runs past the local memory's end. */
-static unsigned char *string_operand(const struct ebsp_core *self, uintptr_t a, size_t n)
+static unsigned char *string_operand(const struct local *mem, uintptr_t a, size_t n)
 {
-    unsigned char *p = local_at(self, a, n);
-    return p ? p : a < self->local_size ? NULL : (unsigned char *)a;
+    unsigned char *p = local_at(mem, a, n);
+    return p ? p : a < mem->size ? NULL : (unsigned char *)a;
 }
 
 /* MOVS and STOS (REP or not, DF clear): what memcpy and memset of the C
  * library do with larger blocks. */
-static int string_op(const struct ebsp_core *self, const struct x86_insn *in, ucontext_t *uc)
+static int string_op(const struct local *mem, const struct x86_insn *in, ucontext_t *uc)
 {
     greg_t *g = uc->uc_mcontext.gregs;
     int op = in->opcode;
@@ -134,8 +141,8 @@ static int string_op(const struct ebsp_core *self, const struct x86_insn *in, uc
         return 0;
     size_t n = count * width;
     int moves = op == 0xa4 || op == 0xa5;
-    unsigned char *dst = string_operand(self, (uintptr_t)g[REG_RDI], n);
-    const unsigned char *src = moves ? string_operand(self, (uintptr_t)g[REG_RSI], n) : NULL;
+    unsigned char *dst = string_operand(mem, (uintptr_t)g[REG_RDI], n);
+    const unsigned char *src = moves ? string_operand(mem, (uintptr_t)g[REG_RSI], n) : NULL;
     if (!dst || (moves && !src))
         return 0;
     if (moves)
@@ -211,13 +218,13 @@ static int run_on_copy(const unsigned char *pc, const struct x86_insn *in, ucont
     return 1;
 }
 
-int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
+int lowmem_emulate(unsigned char *local_base, size_t local_size, const void *siginfo, void *uctx)
 {
+    const struct local mem = {local_base, local_size};
     const siginfo_t *info = siginfo;
     ucontext_t *uc = uctx;
     uintptr_t fault = (uintptr_t)info->si_addr;
-    if (!self || !self->local_base || info->si_signo != SIGSEGV || info->si_code <= 0 || fault < LOWEST_ADDRESS ||
-        fault >= self->local_size)
+    if (!mem.base || info->si_signo != SIGSEGV || info->si_code <= 0 || fault < LOWEST_ADDRESS || fault >= mem.size)
         return 0; /* si_code <= 0: sent by a process, not a fault */
     const unsigned char *pc = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
     if (fault - (uintptr_t)pc < 16)
@@ -226,25 +233,26 @@ int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
     if (x86_decode(pc, 15, &in) != 0)
         return 0;
     if (!in.memory)
-        return string_op(self, &in, uc);
+        return string_op(&mem, &in, uc);
     if (refused(&in) || in.base == X86_REG_RIP)
         return 0;
     uintptr_t ea = effective_address(&in, uc);
-    if (fault < ea || fault - ea >= WINDOW || ea < LOWEST_ADDRESS || ea >= self->local_size)
+    if (fault < ea || fault - ea >= WINDOW || ea < LOWEST_ADDRESS || ea >= mem.size)
         return 0;
-    size_t n = self->local_size - ea < WINDOW ? self->local_size - ea : WINDOW;
+    size_t n = mem.size - ea < WINDOW ? mem.size - ea : WINDOW;
     while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
         ; /* another core's access: a few microseconds */
-    int done = make_page() && run_on_copy(pc, &in, uc, self->local_base + ea, n, ea);
+    int done = make_page() && run_on_copy(pc, &in, uc, mem.base + ea, n, ea);
     atomic_flag_clear_explicit(&busy, memory_order_release);
     return done;
 }
 
 #else
 
-int lowmem_emulate(struct ebsp_core *self, const void *siginfo, void *uctx)
+int lowmem_emulate(unsigned char *local_base, size_t local_size, const void *siginfo, void *uctx)
 {
-    (void)self;
+    (void)local_base;
+    (void)local_size;
     (void)siginfo;
     (void)uctx;
     return 0;

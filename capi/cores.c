@@ -1,0 +1,24 @@
+/*
+ * The table of a run's cores (shim.h, struct ebsp_core): made in C, so
+ * that Go never owns memory the cores use, and handed to the scheduler as
+ * its cores (cores_run, cores_start).
+ */
+#include "shim.h"
+
+#include <stdlib.h>
+
+struct ebsp_core *cores_alloc(int n)
+{
+    struct ebsp_core *cores = calloc((size_t)n, sizeof *cores);
+    if (cores)
+        for (int i = 0; i < n; i++) {
+            cores[i].pid = i;
+            cores[i].rand_next = 1; /* newlib's, before any srand (kernel_libc.c) */
+        }
+    return cores;
+}
+
+void cores_free(struct ebsp_core *cores)
+{
+    free(cores);
+}
