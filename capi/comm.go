@@ -171,15 +171,9 @@ func goBeginDirect(pid, kind C.int, budget *C.int64_t) C.int {
 	if c == nil {
 		return 0
 	}
-	n, ok := c.BeginDirect(engine.DirectKind(kind))
+	n, answer := c.BeginDirect(engine.DirectKind(kind))
 	*budget = C.int64_t(n)
-	switch {
-	case !ok:
-		return C.DIRECT_REFUSED
-	case c.CountsDirect():
-		return C.DIRECT_COUNTED
-	}
-	return C.DIRECT_ALLOWED
+	return C.int(answer)
 }
 
 //export goDirectExhausted

@@ -96,12 +96,12 @@ func goCoreEnd(pid C.int) C.int {
 func goSyncStep(pid C.int, step C.int) C.int {
 	c := coreOf(pid)
 	if c == nil {
-		return 0
+		return C.STEP_FAILED
 	}
 	next := c.SyncStep(int(step))
 	if err := c.TakeError(); err != nil {
 		fail(err)
-		return 0
+		return C.STEP_FAILED
 	}
 	return C.int(next)
 }

@@ -293,11 +293,11 @@ static int wire_settle_refs(struct ebsp_core *self, struct ebsp_dlog *d, int pid
         if (r->dst != pid)
             continue;
         int status;
-        uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(r->header[3]), &status);
+        struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(r->header.length), &status);
         if (!h)
             return status;
-        memcpy(h, r->header, WIRE_HEADER);
-        memcpy(h + WIRE_HEADER / 4, r->src, r->header[3]);
+        *h = r->header;
+        memcpy(wire_bytes(h), r->src, r->header.length);
         r->dst = -1; /* in the log now */
         d->refs_pending--;
     }
@@ -316,7 +316,7 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
         return status;
     status = DIRECT_ELSEWHERE;
     size_t len = (size_t)tag_len + (size_t)nbytes;
-    uint32_t *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
+    struct engine_record *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
     if (h) {
         wire_fill_message(d, h, tag_len, tag, payload, nbytes);
         count_send(self, &self->wire, pid, nbytes);
@@ -349,7 +349,7 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         return status;
     if (self->wire.counted != stamp && wire_extend(&self->wire, d, slot, offset, src, nbytes))
         return DIRECT_LOGGED;
-    uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
+    struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
     if (h) {
         wire_fill(d, h, slot, offset, src, nbytes);
         count_put(self, &self->wire, pid, nbytes);
@@ -379,10 +379,7 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
         self->refs_cap = cap;
     }
     struct wire_ref *r = &self->wire_refs[self->nrefs++];
-    r->header[0] = WIRE_KIND_PUT;
-    r->header[1] = (uint32_t)slot;
-    r->header[2] = (uint32_t)offset;
-    r->header[3] = (uint32_t)nbytes;
+    r->header = (struct engine_record){WIRE_KIND_PUT, (uint32_t)slot, (uint32_t)offset, (uint32_t)nbytes};
     r->src = src;
     r->dst = pid;
     d->refs_pending++;

@@ -25,25 +25,13 @@
 
 #include "shim.h"
 #include "smallcopy.h"
+#include "engine_defs.h" /* the entries and records, defined by the engine */
 
 /* What direct_put / direct_get did with a request. */
 enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
                                 or the engine refused this superstep */
        DIRECT_LOGGED = 1,
        DIRECT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
-
-/* The kinds, as goBeginDirect knows them (engine.DirectKind). */
-enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2, DIRECT_WIRE = 3 };
-
-/* goBeginDirect's answers: refused; allowed; allowed, with each request
- * counted for EBSP_STATS (the same path, so that statistics do not change
- * what a program computes: overlapping puts end alike). */
-enum { DIRECT_REFUSED = 0, DIRECT_ALLOWED = 1, DIRECT_COUNTED = 2 };
-
-/* The engine's record of a put (engine/transport.go, drma.go: kindPut),
- * as wire_put packs it: kind, registration slot, offset, length, then
- * the bytes padded to 8. capi/twins.go checks the kind. */
-enum { WIRE_KIND_PUT = 1, WIRE_KIND_MESSAGE = 4, WIRE_HEADER = 16 };
 
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
@@ -64,19 +52,10 @@ enum { WIRE_REF_MIN = 32 << 10 };
  * tag size; direct_send checked the arguments). */
 int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
 
-struct put_entry {
-    void *target; /* the byte the put starts at, in the target core's copy */
-    size_t nbytes;
-};
-
-struct get_entry {
-    const void *source; /* the byte the get starts at, in the source core's copy */
-    void *dst;
-    size_t nbytes;
-};
-
-/* An entry is its header, then its bytes (a put's source, a get's copy of
- * its source), each padded to 8 (headers are 12 bytes on i386). */
+/* An entry (struct put_entry, get_entry, send_entry: engine_defs.h) is its
+ * header, then its bytes (a put's source, a get's copy of its source, a
+ * message's tag and payload), each padded to 8 (headers are 12 bytes on
+ * i386). */
 static inline size_t direct_padded(size_t nbytes) { return (nbytes + 7) & ~(size_t)7; }
 static inline size_t put_entry_size(size_t nbytes) { return direct_padded(sizeof(struct put_entry)) + direct_padded(nbytes); }
 static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof(struct get_entry)) + direct_padded(nbytes); }
@@ -93,7 +72,7 @@ static inline void put_entry_fill(struct put_entry *e, char *target, const void 
 
 static inline void get_entry_fill(struct get_entry *e, const char *source, void *dst, int nbytes)
 {
-    e->source = source;
+    e->source = (void *)source;
     e->dst = dst;
     e->nbytes = (size_t)nbytes;
 }
@@ -126,15 +105,15 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     return 1;
 }
 
+/* The bytes after a record's header. */
+static inline unsigned char *wire_bytes(struct engine_record *h) { return (unsigned char *)(h + 1); }
+
 /* The record of a put to another process (wire_put) in room at h, the
  * last record of d's log, where a run of puts may go on (wire_extend). */
-static inline void wire_fill(struct ebsp_dlog *d, uint32_t *h, int slot, int offset, const void *src, int nbytes)
+static inline void wire_fill(struct ebsp_dlog *d, struct engine_record *h, int slot, int offset, const void *src, int nbytes)
 {
-    h[0] = WIRE_KIND_PUT;
-    h[1] = (uint32_t)slot;
-    h[2] = (uint32_t)offset;
-    h[3] = (uint32_t)nbytes;
-    copy_small(h + WIRE_HEADER / 4, src, (size_t)nbytes);
+    *h = (struct engine_record){WIRE_KIND_PUT, (uint32_t)slot, (uint32_t)offset, (uint32_t)nbytes};
+    copy_small(wire_bytes(h), src, (size_t)nbytes);
     d->run_at = (size_t)((unsigned char *)h - d->log.buf);
     d->run_end = d->log.used;
     d->run_slot = (uint32_t)slot;
@@ -157,13 +136,13 @@ static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int
     struct ebsp_bytes *b = &d->log;
     if (d->run_end != b->used || !d->run_end || d->run_slot != (uint32_t)slot || d->run_next != (uint32_t)offset)
         return 0;
-    uint32_t *h = (uint32_t *)(b->buf + d->run_at);
-    size_t len = h[3];
+    struct engine_record *h = (struct engine_record *)(b->buf + d->run_at);
+    size_t len = h->length;
     size_t grow = direct_padded(len + (size_t)nbytes) - direct_padded(len);
     if (b->used + grow > b->cap || (int64_t)grow > budget->budget || len + (size_t)nbytes > WIRE_RUN_MAX)
         return 0;
-    copy_small((unsigned char *)(h + WIRE_HEADER / 4) + len, src, (size_t)nbytes);
-    h[3] = (uint32_t)(len + (size_t)nbytes);
+    copy_small(wire_bytes(h) + len, src, (size_t)nbytes);
+    h->length = (uint32_t)(len + (size_t)nbytes);
     b->used += grow;
     budget->budget -= (int64_t)grow;
     d->run_end = b->used;
@@ -184,7 +163,7 @@ static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core 
     struct ebsp_dlog *d = &self->wire_to[pid];
     if (wire_extend(&self->wire, d, self->wire_slot, offset, src, nbytes))
         return 1;
-    uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
+    struct engine_record *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
     if (!h)
         return 0;
     wire_fill(d, h, self->wire_slot, offset, src, nbytes);
@@ -213,14 +192,9 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     return 1;
 }
 
-/* A direct message: its sizes, then the tag and the payload, padded to 8
- * (engine/direct.go reads it: capi/twins.go checks the layout). The
- * sender keeps it in its log for the destination until the superstep
+/* A direct message (struct send_entry), read by the engine where it lies:
+ * the sender keeps it in its log for the destination until the superstep
  * after next, so that bsp_hpmove's pointers into it stay valid. */
-struct send_entry {
-    int32_t tag_len, size;
-};
-
 static inline size_t send_entry_size(size_t tag_len, size_t nbytes)
 {
     return sizeof(struct send_entry) + direct_padded(tag_len + nbytes);
@@ -262,14 +236,12 @@ static inline int direct_send_fast(struct ebsp_core *self, int pid, const void *
 /* The record of a message to a core of another process (wire_send) in
  * room at h in d's log: kind, tag length, 0, length, then the tag and the
  * payload. It ends a run of puts (wire_extend). */
-static inline void wire_fill_message(struct ebsp_dlog *d, uint32_t *h, int tag_len, const void *tag, const void *payload, int nbytes)
+static inline void wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag, const void *payload,
+                                     int nbytes)
 {
-    h[0] = WIRE_KIND_MESSAGE;
-    h[1] = (uint32_t)tag_len;
-    h[2] = 0;
-    h[3] = (uint32_t)tag_len + (uint32_t)nbytes;
-    copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
-    copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
+    *h = (struct engine_record){WIRE_KIND_MESSAGE, (uint32_t)tag_len, 0, (uint32_t)tag_len + (uint32_t)nbytes};
+    copy_small(wire_bytes(h), tag, (size_t)tag_len);
+    copy_small(wire_bytes(h) + tag_len, payload, (size_t)nbytes);
     d->run_end = 0;
 }
 
@@ -284,7 +256,7 @@ static inline int wire_send_fast(struct ebsp_core *self, int pid, const void *ta
         self->wire_to[pid].refs_pending)
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
-    uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)tag_len + (size_t)nbytes));
+    struct engine_record *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)tag_len + (size_t)nbytes));
     if (!h)
         return 0;
     wire_fill_message(d, h, tag_len, tag, payload, nbytes);

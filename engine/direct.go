@@ -19,6 +19,19 @@ import (
 // capi/core_api.c). A message stays in its sender's log, where the engine
 // queues it at the receiver in phase B (queueDirectMessages).
 
+// DirectAnswer is BeginDirect's answer as the C shim takes it
+// (goBeginDirect).
+type DirectAnswer int
+
+const (
+	DirectRefused DirectAnswer = iota
+	DirectAllowed
+	// DirectCounted: allowed, and the shim counts each request for
+	// statistics (CountsDirect), on the same path, so that statistics do
+	// not change what a program computes (overlapping puts end alike).
+	DirectCounted
+)
+
 // DirectKind is a kind of direct request.
 type DirectKind int
 
@@ -80,11 +93,11 @@ func (m *Machine) SetDirectDRMA(d DirectDRMA) {
 // other than shared memory carries them (a core cannot reach into another
 // machine). Statistics do not change the path, lest they change what a
 // program computes (overlapping puts of different cores): the shim counts
-// each direct request instead (CountsDirect).
-func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
+// each direct request instead (DirectCounted).
+func (c *Core) BeginDirect(kind DirectKind) (budget int, answer DirectAnswer) {
 	mc := &c.m.comm
 	if !c.directAllowed(kind) || mc.direct == nil || mc.checks == CheckStrict {
-		return 0, false
+		return 0, DirectRefused
 	}
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
 	if kind == DirectSend {
@@ -96,12 +109,11 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 	} else {
 		c.flag(c.directFlags(kind))
 	}
-	return mc.limit - c.comm.outBytes, true
+	if c.m.stats.on {
+		return mc.limit - c.comm.outBytes, DirectCounted
+	}
+	return mc.limit - c.comm.outBytes, DirectAllowed
 }
-
-// CountsDirect tells whether the shim must count each direct request
-// (DirectDRMA.Tally): statistics are on.
-func (c *Core) CountsDirect() bool { return c.m.stats.on }
 
 // LocalMemory is implemented by a transport whose cores in this process
 // share its memory (an MPI world's rank): a core may put to, get from and
@@ -227,12 +239,26 @@ func (c *Core) putsAfterGets() bool {
 	return c.flagged(c.m.comm.directPuts) && (c.flagged(c.m.comm.gets) || c.flagged(c.m.comm.directGets))
 }
 
-// directMessage is the header of a direct message in a sender's log
-// (struct send_entry, capi/direct.h; capi/twins.go checks the layout).
-type directMessage struct{ tagLen, size int32 }
-
-// DirectMessageHeader is the size of directMessage, for capi/twins.go.
-const DirectMessageHeader = unsafe.Sizeof(directMessage{})
+// The entries of the C shim's direct logs (struct put_entry, get_entry
+// and send_entry in capi/engine_defs.h, generated from these: cdefs.go),
+// each followed by its bytes padded to 8. A put and a get have their
+// remote address resolved at the call; a message is read in place by the
+// engine (queueDirectMessages).
+type (
+	directPut struct {
+		target unsafe.Pointer `c:"target"` // the byte the put starts at, in the target core's copy
+		nbytes uintptr        `c:"nbytes"`
+	}
+	directGet struct {
+		source unsafe.Pointer `c:"source"` // the byte the get starts at, in the source core's copy
+		dst    unsafe.Pointer `c:"dst"`
+		nbytes uintptr        `c:"nbytes"`
+	}
+	directMessage struct {
+		tagLen int32 `c:"tag_len"`
+		size   int32 `c:"size"`
+	}
+)
 
 // queueDirectMessages queues the direct messages sent to this core in this
 // superstep, by source pid, then issue order, where their senders keep
@@ -253,3 +279,6 @@ func (c *Core) queueDirectMessages() {
 		}
 	}
 }
+
+// directMessageHeader is the size of a direct message's header.
+const directMessageHeader = unsafe.Sizeof(directMessage{})

@@ -28,10 +28,6 @@ const (
 	kindGetReply
 )
 
-// KindPut is the record kind of a put, for a shim that packs puts itself
-// (DirectWire).
-const KindPut = kindPut
-
 // WireSlot is this core's registration slot of addr, for a put the shim
 // packs itself (DirectWire); -1 when addr is not registered (the engine's
 // path then reports the put).

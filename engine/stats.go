@@ -166,11 +166,12 @@ func (c *Core) countDirect() {
 }
 
 // countReceived takes what cores of this process put and sent into this
-// core by direct requests in the superstep whose sync it just completed.
+// core by direct requests in the superstep whose sync it just completed
+// (its counter not advanced yet).
 // The parity keeps them apart from the next superstep's, which a fast
 // sender may count before this core leaves.
 func (c *Core) countReceived() {
-	putBytes, msgs, msgBytes := c.received[(c.Superstep()-1)%2].take()
+	putBytes, msgs, msgBytes := c.received[c.Superstep()%2].take()
 	c.countRecv(0, putBytes, false)
 	c.countRecv(msgs, msgBytes, true)
 }
