@@ -8,22 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Asks the engine once per superstep and kind; remembers its answer. A
- * counted log keeps its stamp off the superstep, so the inline fast paths
- * (direct.h) miss and every request comes here, where it is counted. */
+/* Whether this core's requests of kind may be direct: the engine's mode
+ * (direct_mode, which only the engine writes) says. The first of a
+ * superstep tells the engine (goBeginDirect: it raises its flags and gives
+ * the budget). A counted log keeps its stamp off the superstep, so the
+ * inline fast paths (direct.h) miss and every request comes here, where it
+ * is counted. */
 static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
 {
     int32_t now = superstep_stamp(self);
     if (log->stamp == now || log->counted == now)
         return 1;
-    if (log->stamp == -now)
+    int32_t mode = atomic_load_explicit((_Atomic int32_t *)&self->direct_mode, memory_order_relaxed);
+    if (!(mode & (1 << kind)))
         return 0;
-    int64_t budget = 0;
-    int answer = goBeginDirect(self->pid, kind, &budget);
-    log->stamp = answer == DIRECT_ALLOWED ? now : answer == DIRECT_COUNTED ? 0 : -now;
-    log->counted = answer == DIRECT_COUNTED ? now : 0;
-    log->budget = budget;
-    return answer != DIRECT_REFUSED;
+    int counted = (mode & DIRECT_MODE_COUNTED) != 0;
+    log->budget = goBeginDirect(self->pid, kind);
+    log->stamp = counted ? 0 : now;
+    log->counted = counted ? now : 0;
+    return 1;
 }
 
 /* The tally of requests between this core and pid, when statistics count
@@ -355,6 +358,12 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         count_put(self, &self->wire, pid, nbytes);
     }
     return status;
+}
+
+__attribute__((noinline)) int wire_put_fast_call(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset,
+                                                 int nbytes)
+{
+    return wire_put_fast(self, pid, src, dst, offset, nbytes);
 }
 
 int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)

@@ -28,11 +28,13 @@ enum {
     DIRECT_WIRE = 3,
 };
 
-/* goBeginDirect's answers (direct.go, DirectAnswer). */
+/* The bits of struct ebsp_core's direct_mode, which the engine publishes (direct.go, DirectMode). */
 enum {
-    DIRECT_REFUSED = 0,
-    DIRECT_ALLOWED = 1,
-    DIRECT_COUNTED = 2, /* allowed, each request counted for EBSP_STATS */
+    DIRECT_MODE_PUT = 1,
+    DIRECT_MODE_GET = 2,
+    DIRECT_MODE_SEND = 4,
+    DIRECT_MODE_WIRE = 8,
+    DIRECT_MODE_COUNTED = 256, /* each request counted for EBSP_STATS */
 };
 
 /* The steps of bsp_sync as goSyncStep numbers them (superstep.go). */

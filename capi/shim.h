@@ -28,7 +28,7 @@ int bytes_reserve(struct ebsp_bytes *b, size_t size);
 /* A log of a core's direct puts or gets (direct.c): requests whose remote
  * address the shim resolved at the call, carried out by this core itself
  * in the sync. stamp is superstep+1 of the superstep the engine allowed
- * them in (0: not asked), or minus that when it refused; counted is that
+ * them in (0: not asked); counted is that
  * superstep+1 instead when the engine allowed them but statistics count
  * each one (the inline fast paths, which do not count, then miss); budget
  * is the bytes left under the engine's communication limit. malloc'ed,
@@ -109,6 +109,7 @@ struct ebsp_core {
     unsigned char *local_base; /* the core's local memory (EBSP face), NULL for BSPlib cores: */
     size_t local_size;         /* where its fixed local addresses lead (lowmem.c) */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
+    int32_t direct_mode;     /* what the C path may do on its own: DIRECT_MODE_* (engine.Mirror.DirectMode) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
     struct ebsp_msgq queue;   /* messages sent to this core (engine.Mirror.Queue) */

@@ -70,10 +70,10 @@ func cEnums() []cEnum {
 			{"DIRECT_PUT", int64(DirectPut), ""}, {"DIRECT_GET", int64(DirectGet), ""},
 			{"DIRECT_SEND", int64(DirectSend), ""}, {"DIRECT_WIRE", int64(DirectWire), ""},
 		}},
-		{"goBeginDirect's answers (direct.go, DirectAnswer).", []cConst{
-			{"DIRECT_REFUSED", int64(DirectRefused), ""},
-			{"DIRECT_ALLOWED", int64(DirectAllowed), ""},
-			{"DIRECT_COUNTED", int64(DirectCounted), "allowed, each request counted for EBSP_STATS"},
+		{"The bits of struct ebsp_core's direct_mode, which the engine publishes (direct.go, DirectMode).", []cConst{
+			{"DIRECT_MODE_PUT", 1 << DirectPut, ""}, {"DIRECT_MODE_GET", 1 << DirectGet, ""},
+			{"DIRECT_MODE_SEND", 1 << DirectSend, ""}, {"DIRECT_MODE_WIRE", 1 << DirectWire, ""},
+			{"DIRECT_MODE_COUNTED", int64(DirectModeCounted), "each request counted for EBSP_STATS"},
 		}},
 		{"The steps of bsp_sync as goSyncStep numbers them (superstep.go).", []cConst{
 			{"STEP_FINISH", stepFinish, ""}, {"STEP_PHASE_A", stepPhaseA, "the first step after the first barrier"},

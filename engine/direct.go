@@ -87,18 +87,56 @@ func (m *Machine) SetDirectDRMA(d DirectDRMA) {
 	m.comm.direct = d
 }
 
-// BeginDirect tells whether this core's requests of kind may be direct in
-// this superstep, and how many bytes it may log. Not when the engine must
-// see each request: strict checks are the careful mode, and a transport
-// other than shared memory carries them (a core cannot reach into another
-// machine). Statistics do not change the path, lest they change what a
-// program computes (overlapping puts of different cores): the shim counts
-// each direct request instead (DirectCounted).
-func (c *Core) BeginDirect(kind DirectKind) (budget int, answer DirectAnswer) {
+// DirectMode is what a core's C path may do on its own: a bit per kind
+// of request it may carry out directly (1 << kind), and DirectModeCounted
+// when it must count each one (statistics are on: the same path, lest
+// statistics change what a program computes, as overlapping puts of
+// different cores would). The engine decides it (directMode) and
+// publishes it in the core's C table at the start of every run
+// (Mirror.DirectMode), where the shim reads it; the shim never decides.
+type DirectMode int32
+
+// DirectModeCounted is DirectMode's bit for counted requests.
+const DirectModeCounted DirectMode = 1 << 8
+
+// directMode: direct requests of the kinds the transport lets a core make
+// (directAllowed); none when the engine must see each request: strict
+// checks are the careful mode.
+func (c *Core) directMode() DirectMode {
 	mc := &c.m.comm
-	if !c.directAllowed(kind) || mc.direct == nil || mc.checks == CheckStrict {
+	if mc.direct == nil || mc.checks == CheckStrict {
+		return 0
+	}
+	var mode DirectMode
+	for kind := DirectPut; kind <= DirectWire; kind++ {
+		if c.directAllowed(kind) {
+			mode |= 1 << kind
+		}
+	}
+	if mode != 0 && c.m.stats.on {
+		mode |= DirectModeCounted
+	}
+	return mode
+}
+
+// publishDirectMode writes the core's mode where the shim reads it (at
+// the start of a run).
+func (c *Core) publishDirectMode() {
+	if c.modeMirror != nil {
+		*c.modeMirror = int32(c.directMode())
+	}
+}
+
+// BeginDirect is the first direct request of kind this core makes in this
+// superstep, which its mode allows: the engine raises its flags and
+// answers how many bytes the core may log (the communication limit). The
+// answer repeats the mode (DirectRefused when it does not allow kind).
+func (c *Core) BeginDirect(kind DirectKind) (budget int, answer DirectAnswer) {
+	mode := c.directMode()
+	if mode&(1<<kind) == 0 {
 		return 0, DirectRefused
 	}
+	mc := &c.m.comm
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
 	if kind == DirectSend {
 		// the engine queues the messages at the receivers (phase B)
@@ -109,7 +147,7 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, answer DirectAnswer) {
 	} else {
 		c.flag(c.directFlags(kind))
 	}
-	if c.m.stats.on {
+	if mode&DirectModeCounted != 0 {
 		return mc.limit - c.comm.outBytes, DirectCounted
 	}
 	return mc.limit - c.comm.outBytes, DirectAllowed

@@ -440,10 +440,7 @@ type traceEvent struct {
 // process, at offset (µs) on the trace's clock.
 func (m *Machine) TraceEvents(offset float64) []any {
 	run := m.runs
-	name := fmt.Sprintf("ebsp_spmd run %d", run)
-	if m.Standard {
-		name = fmt.Sprintf("BSPlib section %d", run)
-	}
+	name := fmt.Sprintf(m.face.RunName, run)
 	ev := []any{traceEvent{Name: "process_name", Ph: "M", Pid: run, Args: map[string]any{"name": name}}}
 	for pid, rec := range m.stats.cores {
 		ev = append(ev, traceEvent{Name: "thread_name", Ph: "M", Pid: run, Tid: pid, Args: map[string]any{"name": fmt.Sprintf("core %02d", pid)}})
