@@ -12,12 +12,14 @@
 #include "shim.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -63,6 +65,23 @@ static const void *pc_of(void *uctx)
     return (const void *)uc->uc_mcontext.pc;
 #elif defined(__arm__)
     return (const void *)uc->uc_mcontext.arm_pc;
+#else
+    (void)uc;
+    return NULL;
+#endif
+}
+
+static const void *sp_of(void *uctx)
+{
+    ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    return (const void *)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__i386__)
+    return (const void *)uc->uc_mcontext.gregs[REG_ESP];
+#elif defined(__aarch64__)
+    return (const void *)uc->uc_mcontext.sp;
+#elif defined(__arm__)
+    return (const void *)uc->uc_mcontext.arm_sp;
 #else
     (void)uc;
     return NULL;
@@ -171,6 +190,38 @@ static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uct
     raise(sig); /* blocked in here: the default action once the handler returns */
 }
 
+/* The call of the library a crashed core was in, or NULL: the innermost
+ * return address on its stack that lies inside a function the library
+ * exports (its exports are the API, capi/libebsp.map). The shortest paths
+ * of bsp_put, bsp_hpput, bsp_send and bsp_hpget copy from the program's
+ * pointers without a look, so their crash is told by this. The stack is
+ * read with process_vm_readv, which stops at unmapped memory instead of
+ * faulting. The library is built without sibling calls (the Makefile's
+ * -fno-optimize-sibling-calls), so that an exported function that ends in
+ * a call to another keeps its frame. */
+static const char *exported_function_at(const char *code)
+{
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (code && dladdr1(code, &info, (void **)&sym, RTLD_DL_SYMENT) && info.dli_fbase == library_base && sym &&
+        info.dli_sname && (sym->st_info & 0xf) == STT_FUNC &&
+        (uintptr_t)(code - (const char *)info.dli_saddr) < sym->st_size)
+        return info.dli_sname;
+    return NULL;
+}
+
+static const char *api_call_on_stack(void *uctx)
+{
+    const char *call = exported_function_at(pc_of(uctx));
+    uintptr_t words[1024];
+    struct iovec here = {words, sizeof words}, there = {(void *)sp_of(uctx), sizeof words};
+    ssize_t got = call || !there.iov_base ? 0 : process_vm_readv(getpid(), &here, 1, &there, 1, 0);
+    for (ssize_t i = 0; !call && i < got / (ssize_t)sizeof *words; i++)
+        if (words[i])
+            call = exported_function_at((const char *)words[i] - 1); /* inside the call instruction */
+    return call;
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
@@ -190,11 +241,13 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     /* an instruction fetch: the core called or jumped to an address that
        holds no code (a bad function pointer) */
     int fetch = pc && pc == info->si_addr && (sig == SIGSEGV || sig == SIGBUS);
+    const char *call = self && !fetch ? api_call_on_stack(uctx) : NULL;
     if (self)
-        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s\n",
+        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s\n",
                      self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
                      info->si_addr, in_library ? " (inside libebsp)" : "",
-                     fetch ? ": it called or jumped to that address, where there is no code" : "");
+                     fetch ? ": it called or jumped to that address, where there is no code" : "",
+                     call ? ", in its call of " : "", call ? call : "");
     else
         n = host_crash_line(line, sizeof line, sig, info);
     if (n > 0) {

@@ -66,7 +66,7 @@ func joinMPI(mesh emesh.Mesh, get env.Getenv) (emesh.Mesh, error) {
 	if err != nil {
 		complain(err.Error())
 	}
-	p.TestSettings(test.DelayRank, test.DelayMS, test.Trace)
+	p.TestSettings(test.DelayRank, test.DelayMS, test.Trace, test.Window)
 	block, err := env.MPIBlockOf(get)
 	if err != nil {
 		complain(err.Error())

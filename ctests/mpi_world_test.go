@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -193,5 +194,37 @@ func TestMPIBlockSplit(t *testing.T) {
 				t.Errorf("exit status %d, stdout (lines sorted)\n%s--- want\n%s--- stderr\n%s", code, sortedLines(stdout), sortedLines(string(want)), stderr)
 			}
 		})
+	}
+}
+
+// Tens of thousands of 64-byte MPI messages per block, with 1,024 sends
+// under way (EBSP_MPI_TEST=window=1024): Open MPI's ob1 numbers the
+// messages between two ranks with 16 bits, so a send left waiting while
+// 65,536 later ones pass it is matched to the wrong receive unless the
+// window is counted from the oldest send not yet complete (mpi.c,
+// send_window). Without that, 2 runs in 4 failed. Under make stress-mpi:
+// EBSP_CTEST_REPEAT/20 runs, at least 2.
+func TestMPISendOrderStress(t *testing.T) {
+	repeat, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
+	if repeat <= 0 {
+		t.Skip("EBSP_CTEST_REPEAT is not set (make stress-mpi sets it)")
+	}
+	needMPI(t)
+	root := repoRoot(t)
+	dir := filepath.Join(root, "ctests", "mpi_send_order")
+	bin := buildBSPlib(t, root, dir, nil, true)
+	env := []string{"EBSP_MPI_BLOCK=64", "EBSP_MPI_TEST=window=1024"}
+	runs := max(repeat/20, 2)
+	failed := 0
+	for i := 0; i < runs; i++ {
+		stdout, stderr, code := runMPI(t, dir, "mpirun", mpirunArgs(mpiLayout{ranks: 2, cores: 1}, env, bin, "320000", "2"), nil)
+		if code != 0 || sortedLines(stdout) != "$00: ok\n$01: ok\n" {
+			failed++
+			t.Logf("run %d: exit status %d\nstdout:\n%s\nstderr:\n%s", i, code, stdout, stderr)
+		}
+	}
+	t.Logf("%d of %d runs failed", failed, runs)
+	if failed > 0 {
+		t.Fail()
 	}
 }

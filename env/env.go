@@ -134,31 +134,40 @@ func MPIBlockOf(get Getenv) (int, error) {
 
 // MPITest names the settings for tests of the MPI world:
 // "delay=R:MS" (rank R waits MS ms before it sends its blocks in each
-// round) and "trace" (each rank prints the order in which blocks arrived).
+// round), "trace" (each rank prints the order in which blocks arrived) and
+// "window=N" (N sends under way instead of 64, for tests of their order).
 const MPITest = "EBSP_MPI_TEST"
 
 // MPITestSettings is EBSP_MPI_TEST.
 type MPITestSettings struct {
 	DelayRank, DelayMS int
 	Trace              bool
+	Window             int
 }
 
 // MPITestOf is EBSP_MPI_TEST; no delay (rank -1) when unset, or on an
 // error, returned to be reported.
 func MPITestOf(get Getenv) (MPITestSettings, error) {
 	s := MPITestSettings{DelayRank: -1}
+	bad := func() (MPITestSettings, error) {
+		return MPITestSettings{DelayRank: -1}, fmt.Errorf("%s=%q: want delay=RANK:MS, trace and/or window=N; using none", MPITest, get(MPITest))
+	}
 	for _, part := range strings.Split(get(MPITest), ",") {
 		part = strings.TrimSpace(part)
 		switch {
 		case part == "":
 		case part == "trace":
 			s.Trace = true
+		case strings.HasPrefix(part, "window="):
+			if _, err := fmt.Sscanf(part, "window=%d", &s.Window); err != nil || s.Window < 1 {
+				return bad()
+			}
 		case strings.HasPrefix(part, "delay="):
 			if _, err := fmt.Sscanf(part, "delay=%d:%d", &s.DelayRank, &s.DelayMS); err != nil || s.DelayMS < 0 {
-				return MPITestSettings{DelayRank: -1}, fmt.Errorf("%s=%q: want delay=RANK:MS and/or trace; using none", MPITest, get(MPITest))
+				return bad()
 			}
 		default:
-			return MPITestSettings{DelayRank: -1}, fmt.Errorf("%s=%q: want delay=RANK:MS and/or trace; using none", MPITest, get(MPITest))
+			return bad()
 		}
 	}
 	return s, nil

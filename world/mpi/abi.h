@@ -63,14 +63,17 @@ struct mpiw_lib {
     int *left, nleft; /* by rank: messages of its block not yet arrived */
     /* the receives waited for: of each rank still receiving, the first
      * message of its block not yet arrived (a copy of its request), and
-     * which rank and message that is */
+     * which rank and message that is (waiting_rank: the rank, or for a
+     * send -2 - its index in reqs) */
     MPI_Request *waiting;
     int *waiting_rank, *next; /* next: by rank, the index in reqs of its waited message */
     int nwaiting;
-    /* the sends: their messages, started a window at a time (mpi.c) */
+    /* the sends: their messages, started a window at a time (mpi.c);
+     * send_oldest is the first not yet complete, send_done says which are */
     char **piece_at;
     int *piece_count, *piece_tag;
-    int send_next, send_end, sends_out, window;
+    char *send_done;
+    int send_next, send_end, send_oldest, window;
     int finalized;
     int world_rank;
     int tag_ub; /* the largest tag (MPI_TAG_UB), 0 when not known */

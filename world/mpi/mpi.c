@@ -142,13 +142,15 @@ static int reserve_requests(int64_t n)
     free(M.piece_at);
     free(M.piece_count);
     free(M.piece_tag);
+    free(M.send_done);
     M.reqs = malloc((size_t)n * sizeof *M.reqs);
     M.rank_of = malloc((size_t)n * sizeof *M.rank_of);
     M.piece_at = malloc((size_t)n * sizeof *M.piece_at);
     M.piece_count = malloc((size_t)n * sizeof *M.piece_count);
     M.piece_tag = malloc((size_t)n * sizeof *M.piece_tag);
+    M.send_done = malloc((size_t)n * sizeof *M.send_done);
     M.cap = 0;
-    if (!M.reqs || !M.rank_of || !M.piece_at || !M.piece_count || !M.piece_tag)
+    if (!M.reqs || !M.rank_of || !M.piece_at || !M.piece_count || !M.piece_tag || !M.send_done)
         return -1;
     M.cap = (int)n;
     return 0;
@@ -178,28 +180,43 @@ static void queue_sends(char *buf, int64_t len, int r, int tag, int *n)
         M.piece_tag[*n] = tag;
         M.piece_at[*n] = buf + at;
         M.piece_count[*n] = (int)(len - at < block_limit ? len - at : block_limit);
+        M.send_done[*n] = 0;
         (*n)++;
     }
 }
 
-/* Starts queued sends while fewer than M.window are under way. Open MPI
- * keeps the sends it cannot start at once in a list that every progress
- * call walks: all of them posted at once (thousands with EBSP_MPI_BLOCK=64)
- * made a superstep quadratic in its messages. Returns 0, or -1. */
+/* Starts queued sends while the oldest one not yet complete is fewer than
+ * M.window messages back. Open MPI keeps the sends it cannot start at once
+ * in a list that every progress call walks: all of them posted at once
+ * (thousands with EBSP_MPI_BLOCK=64) made a superstep quadratic in its
+ * messages. The window is counted from the oldest incomplete send, not as
+ * the number under way: ob1 numbers the messages between two ranks with 16
+ * bits, and a send left waiting for resources while 65,536 later ones
+ * passed it was matched to the wrong receive (with 1,024 sends under way
+ * and 160,000 64-byte messages over vader, a block arrived with a piece of
+ * the one 4 MiB further on, in 2 runs of 4). Returns 0, or -1. */
 enum { SEND_WINDOW = 64 };
+static int send_window_size = SEND_WINDOW; /* mpiw_test_settings may change it */
 
 static int send_window(void)
 {
-    while (M.sends_out < M.window && M.send_next < M.send_end) {
+    while (M.send_next - M.send_oldest < M.window && M.send_next < M.send_end) {
         int i = M.send_next++;
         if (M.isend(M.piece_at[i], M.piece_count[i], M.byte, M.rank_of[i], M.piece_tag[i], M.comm, &M.reqs[i]) !=
             MPI_SUCCESS)
             return -1;
         M.waiting[M.nwaiting] = M.reqs[i];
-        M.waiting_rank[M.nwaiting++] = -1; /* a send */
-        M.sends_out++;
+        M.waiting_rank[M.nwaiting++] = -2 - i;
     }
     return 0;
+}
+
+/* Send i completed: the window moves past the sends complete in order. */
+static void send_completed(int i)
+{
+    M.send_done[i] = 1;
+    while (M.send_oldest < M.send_next && M.send_done[M.send_oldest])
+        M.send_oldest++;
 }
 
 int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, char *const *recv, const int64_t *recv_len,
@@ -210,7 +227,7 @@ int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, ch
         total += pieces(send_len[r]) + pieces(recv_len[r]);
     if (reserve_requests(total) != 0)
         return -1;
-    int window = SEND_WINDOW + ranks;
+    int window = send_window_size + ranks;
     if (M.nleft < ranks) {
         int *left = realloc(M.left, (size_t)ranks * sizeof *left);
         int *next = left ? realloc(M.next, (size_t)ranks * sizeof *next) : NULL;
@@ -252,7 +269,7 @@ int mpiw_post(int ranks, int tag, char *const *send, const int64_t *send_len, ch
     M.nsend = n - M.nrecv;
     M.send_next = M.nrecv;
     M.send_end = n;
-    M.sends_out = 0;
+    M.send_oldest = M.nrecv;
     return send_window();
 }
 
@@ -289,7 +306,7 @@ int mpiw_next_arrival(void)
         M.waiting[k] = M.waiting[M.nwaiting];
         M.waiting_rank[k] = M.waiting_rank[M.nwaiting];
         if (r < 0) {
-            M.sends_out--;
+            send_completed(-2 - r);
             if (send_window() != 0)
                 return -2;
             continue;
@@ -490,8 +507,9 @@ static struct {
     int delay_rank, delay_ms, trace;
 } T = {-1, 0, 0};
 
-void mpiw_test_settings(int delay_rank, int delay_ms, int trace)
+void mpiw_test_settings(int delay_rank, int delay_ms, int trace, int window)
 {
+    send_window_size = window > 0 ? window : SEND_WINDOW;
     T.delay_rank = delay_rank;
     T.delay_ms = delay_ms;
     T.trace = trace;

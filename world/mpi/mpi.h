@@ -63,7 +63,7 @@ int mpiw_step(int r);
 /* For tests of first-arrival unpacking: rank delay_rank waits delay_ms
  * before it sends its blocks in each round; with trace every rank prints
  * on stderr, per round with blocks, the ranks in the order they arrived. */
-void mpiw_test_settings(int delay_rank, int delay_ms, int trace);
+void mpiw_test_settings(int delay_rank, int delay_ms, int trace, int window);
 
 /* The largest MPI message: a larger block goes as several (0: 4 MiB). */
 void mpiw_block_limit(int64_t bytes);

@@ -230,7 +230,7 @@ struct mpiw_send *mpiw_send_init(const void *head, int head_len, const void *bod
         /* one contiguous message, the two pieces copied at each start: MPI
          * sends a small message by copying it anyway, and packs a
          * non-contiguous one through its datatype engine (8-byte LQCD
-         * ring at 2 x 1: see docs/design.md) */
+         * ring at 2 x 1: see bench/RESULTS.md) */
         s->n = 1;
         s->joined = malloc((size_t)head_len + (size_t)body_len);
         ok = s->joined && M.send_init(s->joined, head_len + body_len, M.byte, rank, tag, comm, &s->req[0]) == MPI_SUCCESS;

@@ -49,13 +49,14 @@ func Join(perRank int) (*Process, error) {
 
 // TestSettings makes rank delayRank wait delayMS before it sends its
 // blocks in each round, and with trace every rank print the order in
-// which blocks arrived (for tests of first-arrival unpacking).
-func (p *Process) TestSettings(delayRank, delayMS int, trace bool) {
+// which blocks arrived (for tests of first-arrival unpacking); window > 0
+// replaces the window of sends under way (for tests of their order).
+func (p *Process) TestSettings(delayRank, delayMS int, trace bool, window int) {
 	t := 0
 	if trace {
 		t = 1
 	}
-	C.mpiw_test_settings(C.int(delayRank), C.int(delayMS), C.int(t))
+	C.mpiw_test_settings(C.int(delayRank), C.int(delayMS), C.int(t), C.int(window))
 }
 
 // BlockLimit makes blocks larger than bytes go as several messages (0:

@@ -150,6 +150,17 @@ static void spmd(void)
         abort();
     if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
         ((void (*)(void))(uintptr_t)0x5000)();
+    if (strncmp(which, "badsrc_", 7) == 0 && s == 1) { /* an unmapped source, copied on the shortest paths */
+        void *bad = (void *)(uintptr_t)0x7f0000001000ull;
+        if (is("badsrc_put"))
+            bsp_put(2, bad, &x, 0, sizeof x);
+        if (is("badsrc_hpput"))
+            bsp_hpput(2, bad, &x, 0, sizeof x);
+        if (is("badsrc_send"))
+            bsp_send(2, NULL, bad, sizeof x);
+        if (is("badsrc_hpget"))
+            bsp_hpget(2, &x, 0, bad, sizeof x);
+    }
     if (is("mix_ebsp_init") && s == 0)
         printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
     if (is("mix_ebsp_begin") && s == 0)
