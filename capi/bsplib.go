@@ -19,7 +19,7 @@ import (
 
 	"libebsp/engine"
 	"libebsp/env"
-	_ "libebsp/faces/bsplib" // its C code: the BSPlib calls
+	"libebsp/faces/bsplib" // its C code (the BSPlib calls) and its Face
 )
 
 // goBsplibBegin starts a BSPlib section of nprocs cores: the machine in
@@ -44,7 +44,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		return nil
 	}
 	nprocs = C.longlong(n)
-	if err := m.BeginStandard(int(nprocs)); err != nil {
+	if err := m.BeginStandard(int(nprocs), bsplib.Face); err != nil {
 		complainOnce(mpiBeginError(int(nprocs), err).Error())
 		if mpiProc != nil && !mpiAlone && mpiProc.Rank != 0 {
 			endQuietly() // every rank found it: rank 0 alone exits with status 1, which mpirun names

@@ -166,20 +166,13 @@ func goDirectAddress(pid, target C.int, variable unsafe.Pointer, addr *unsafe.Po
 }
 
 //export goBeginDirect
-func goBeginDirect(pid, kind C.int, budget *C.int64_t) C.int {
+func goBeginDirect(pid, kind C.int) C.int64_t {
 	c := coreOf(pid)
 	if c == nil {
-		return 0
+		return 0 // the run is stopping: no budget
 	}
-	n, ok := c.BeginDirect(engine.DirectKind(kind))
-	*budget = C.int64_t(n)
-	switch {
-	case !ok:
-		return C.DIRECT_REFUSED
-	case c.CountsDirect():
-		return C.DIRECT_COUNTED
-	}
-	return C.DIRECT_ALLOWED
+	budget, _ := c.BeginDirect(engine.DirectKind(kind)) // its mode allowed it: the shim asked
+	return C.int64_t(budget)
 }
 
 //export goDirectExhausted

@@ -96,9 +96,10 @@ void bsp_pop_reg(const void *variable)
     sched_leave_if_stopped();
 }
 
-/* bsp_put when the inline fast path cannot take it: first calls into the
- * engine of a superstep, registration cache misses, errors. */
-__attribute__((noinline)) static void put_slow(int pid, const void *src, void *dst, int offset, int nbytes)
+/* bsp_put when the inline fast path cannot take it (put_request,
+ * direct.h): first calls into the engine of a superstep, registration
+ * cache misses, errors. */
+__attribute__((noinline)) void put_slow(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     struct ebsp_core *self = active_core();
     int direct = DIRECT_ELSEWHERE;
@@ -116,29 +117,12 @@ __attribute__((noinline)) static void put_slow(int pid, const void *src, void *d
     sched_leave_if_stopped();
 }
 
-/* bsp_put to a core of another process: out of line, so that bsp_put
- * within the process needs no saved registers (gcc then saves them only
- * where the copy is made: put_call_ns at P=2 13.5 -> 12.6 ns, as before
- * the MPI world, median of 4 launches alternating). */
-__attribute__((noinline)) static void put_remote(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
-{
-    if (!wire_put_fast(self, pid, src, dst, offset, nbytes))
-        put_slow(pid, src, dst, offset, nbytes);
-}
-
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
     struct ebsp_core *self = ebsp_self;
-    src = core_pointer(self, src);
-    dst = core_pointer(self, dst);
-    if (!self)
-        put_slow(pid, src, dst, offset, nbytes);
-    else if (!world_local(pid))
-        put_remote(self, pid, src, dst, offset, nbytes);
-    else if (!direct_put_fast(self, pid, src, dst, offset, nbytes))
-        put_slow(pid, src, dst, offset, nbytes);
+    put_request(self, pid, core_pointer(self, src), core_pointer(self, dst), offset, nbytes);
 }
 
 /* The inline fast path of bsp_hpput, bsp_hpget and bsp_direct_get: core
@@ -188,7 +172,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 }
 
 /* bsp_get when the inline fast path cannot take it (see put_slow). */
-__attribute__((noinline)) static void get_slow(int pid, const void *src, int offset, void *dst, int nbytes)
+__attribute__((noinline)) void get_slow(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = active_core();
     src = variable_for_go(src);
@@ -207,10 +191,7 @@ __attribute__((noinline)) static void get_slow(int pid, const void *src, int off
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
-    src = core_pointer(self, src);
-    dst = core_pointer(self, dst);
-    if (!self || !direct_get_fast(self, pid, src, offset, dst, nbytes))
-        get_slow(pid, src, offset, dst, nbytes);
+    get_request(self, pid, core_pointer(self, src), offset, core_pointer(self, dst), nbytes);
 }
 
 /* bsp_hpget and bsp_direct_get: read core pid's copy at once. */
@@ -291,7 +272,7 @@ void bsp_set_tagsize(int *tag_bytes)
 }
 
 /* bsp_send when the inline fast path cannot take it (see put_slow). */
-__attribute__((noinline)) static void send_slow(int pid, const void *tag, const void *payload, int nbytes)
+__attribute__((noinline)) void send_slow(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = active_core();
     if (self && (small_refused(self, "bsp_send", "the tag", tag, self->tagsize, 0) ||
@@ -311,10 +292,7 @@ __attribute__((noinline)) static void send_slow(int pid, const void *tag, const 
 void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
-    tag = core_pointer(self, tag);
-    payload = core_pointer(self, payload);
-    if (!self || !send_fast(self, pid, tag, payload, nbytes))
-        send_slow(pid, tag, payload, nbytes);
+    send_request(self, pid, core_pointer(self, tag), core_pointer(self, payload), nbytes);
 }
 
 /* The message calls read the core's queue (struct ebsp_msgq) in place. */

@@ -29,10 +29,11 @@ func coreOf(pid C.int) *engine.Core {
 // shim reads without calling into Go up to date (engine.Mirror).
 func shareCore(c *engine.Core, table *C.struct_ebsp_core) {
 	c.Share(engine.Mirror{
-		Superstep: (*atomic.Int32)(unsafe.Pointer(&table.superstep)),
-		Tagsize:   (*int32)(unsafe.Pointer(&table.tagsize)),
-		Pending:   (*atomic.Int32)(unsafe.Pointer(&table.sync_pending)),
-		Queue:     (*engine.QueueState)(unsafe.Pointer(&table.queue)),
+		Superstep:  (*atomic.Int32)(unsafe.Pointer(&table.superstep)),
+		Tagsize:    (*int32)(unsafe.Pointer(&table.tagsize)),
+		Pending:    (*atomic.Int32)(unsafe.Pointer(&table.sync_pending)),
+		Queue:      (*engine.QueueState)(unsafe.Pointer(&table.queue)),
+		DirectMode: (*int32)(unsafe.Pointer(&table.direct_mode)),
 	})
 }
 
@@ -96,12 +97,12 @@ func goCoreEnd(pid C.int) C.int {
 func goSyncStep(pid C.int, step C.int) C.int {
 	c := coreOf(pid)
 	if c == nil {
-		return 0
+		return C.STEP_FAILED
 	}
 	next := c.SyncStep(int(step))
 	if err := c.TakeError(); err != nil {
 		fail(err)
-		return 0
+		return C.STEP_FAILED
 	}
 	return C.int(next)
 }

@@ -53,24 +53,32 @@ static int flagged(int32_t *flags, int32_t s)
     return atomic_load((_Atomic int32_t *)&flags[s & 1]) == s + 1;
 }
 
-/* The end of bsp_sync's fast path, when nobody needs the engine but some
- * core made direct gets or puts (direct.h): the steps of the engine's
- * syncPhaseA for that case (engine/superstep.go), with the same barriers.
- * 0 when the run was stopped meanwhile. */
-static int fast_sync_direct(int32_t s)
+/* The engine's plan of a sync in superstep s in which nobody communicated
+ * but by direct requests (engine_direct_plan: which steps the direct gets
+ * and puts take). */
+static const struct engine_plan_step *direct_plan(int32_t s)
 {
-    int gets = flagged(ebsp_get_flags, s), puts = flagged(ebsp_put_flags, s);
-    if (gets) {
+    int f = (flagged(ebsp_get_flags, s) ? PLAN_GETS : 0) | (flagged(ebsp_put_flags, s) ? PLAN_PUTS : 0);
+    return engine_direct_plan[f];
+}
+
+/* Runs step of plan on the calling core and returns the next step. A core
+ * runs a plan only when the engine holds nothing of it in this superstep,
+ * so the engine's end of the superstep has nothing to do. */
+static int run_plan_step(const struct engine_plan_step *plan, int step)
+{
+    switch (plan[step].action) {
+    case ACTION_READ_GETS:
         direct_read_gets();
-        if (sched_barrier_local(WHERE_SYNC) != 0)
-            return 0;
+        break;
+    case ACTION_WRITE_GETS:
         direct_write_gets();
-        if (puts && sched_barrier_local(WHERE_SYNC) != 0)
-            return 0;
-    }
-    if (puts)
+        break;
+    case ACTION_WRITE_PUTS:
         direct_write_puts();
-    return !(gets || puts) || sched_barrier_local(WHERE_SYNC) == 0;
+        break;
+    }
+    return plan[step].next;
 }
 
 /* The barrier before step of the engine's sync (engine/superstep.go):
@@ -79,20 +87,22 @@ static int fast_sync_direct(int32_t s)
  * no round with other processes. */
 static int step_barrier(int step)
 {
-    return step >= STEP_PUTS ? sched_barrier_local(WHERE_SYNC) : sched_barrier(WHERE_SYNC);
+    return step >= STEP_FIRST_LOCAL ? sched_barrier_local(WHERE_SYNC) : sched_barrier(WHERE_SYNC);
 }
 
 /*
- * bsp_sync runs the engine's steps (goSyncStep) with a barrier between
- * them; the one loop of the sync, in C because a core must not wait at a
+ * bsp_sync runs the engine's steps with a barrier between them, and when
+ * they are over advances the superstep counter (the one place that does);
+ * the one loop of the sync, in C because a core must not wait at a
  * barrier with a Go frame on its stack (coroutine cores; the engine's tests
  * drive the same steps from Go, engine/driver_test.go).
- * Fast path: a core whose next sync needs nothing of the engine (its
- * sync_pending mirror is clear) only waits at the barrier, and when the
- * engine's flags then say that nobody communicated, the sync is over with
- * no call into Go (2x cheaper at 16 cores, bench/core) -- after the direct
- * gets and puts (direct.h) and their barriers, if some core made any. The
- * engine decides the flags; this only reads them.
+ * A step is the engine's (goSyncStep), or, when this core's next sync
+ * needs nothing of the engine (its sync_pending mirror is clear) and the
+ * engine's flags then say that nobody communicated, a step of the engine's
+ * plan for that case (engine_direct_plan: the direct gets and puts,
+ * direct.h), which needs no call into Go (2x cheaper at 16 cores,
+ * bench/core). The engine decides the flags and the plan; this only reads
+ * them.
  */
 void bsp_sync(void)
 {
@@ -103,14 +113,13 @@ void bsp_sync(void)
     reqlog_drain(self); /* the engine parses the recorded requests first */
     int32_t s = atomic_load((_Atomic int32_t *)&self->superstep);
     int engine = atomic_load((_Atomic int32_t *)&self->sync_pending) != 0;
-    int step = engine ? goSyncStep(self->pid, 0) : 1;
+    int step = engine ? goSyncStep(self->pid, STEP_FINISH) : STEP_PHASE_A;
     if (step > 0 && sched_barrier(WHERE_SYNC) == 0) {
-        if (!engine && !flagged(ebsp_sync_flags, s)) {
-            if (fast_sync_direct(s)) /* only the core itself writes it: no locked add */
-                atomic_store_explicit((_Atomic int32_t *)&self->superstep, s + 1, memory_order_release);
-        } else
-            while ((step = goSyncStep(self->pid, step)) > 0 && step_barrier(step) == 0)
-                ;
+        const struct engine_plan_step *plan = !engine && !flagged(ebsp_sync_flags, s) ? direct_plan(s) : NULL;
+        while ((step = plan ? run_plan_step(plan, step) : goSyncStep(self->pid, step)) > 0 && step_barrier(step) == 0)
+            ;
+        if (step == STEP_OVER) /* only the core itself writes it: no locked add */
+            atomic_store_explicit((_Atomic int32_t *)&self->superstep, s + 1, memory_order_release);
     }
     sched_leave_if_stopped();
     errno = saved_errno;

@@ -8,22 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Asks the engine once per superstep and kind; remembers its answer. A
- * counted log keeps its stamp off the superstep, so the inline fast paths
- * (direct.h) miss and every request comes here, where it is counted. */
+/* Whether this core's requests of kind may be direct: the engine's mode
+ * (direct_mode, which only the engine writes) says. The first of a
+ * superstep tells the engine (goBeginDirect: it raises its flags and gives
+ * the budget). A counted log keeps its stamp off the superstep, so the
+ * inline fast paths (direct.h) miss and every request comes here, where it
+ * is counted. */
 static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
 {
     int32_t now = superstep_stamp(self);
     if (log->stamp == now || log->counted == now)
         return 1;
-    if (log->stamp == -now)
+    int32_t mode = atomic_load_explicit((_Atomic int32_t *)&self->direct_mode, memory_order_relaxed);
+    if (!(mode & (1 << kind)))
         return 0;
-    int64_t budget = 0;
-    int answer = goBeginDirect(self->pid, kind, &budget);
-    log->stamp = answer == DIRECT_ALLOWED ? now : answer == DIRECT_COUNTED ? 0 : -now;
-    log->counted = answer == DIRECT_COUNTED ? now : 0;
-    log->budget = budget;
-    return answer != DIRECT_REFUSED;
+    int counted = (mode & DIRECT_MODE_COUNTED) != 0;
+    log->budget = goBeginDirect(self->pid, kind);
+    log->stamp = counted ? 0 : now;
+    log->counted = counted ? now : 0;
+    return 1;
 }
 
 /* The tally of requests between this core and pid, when statistics count
@@ -293,11 +296,11 @@ static int wire_settle_refs(struct ebsp_core *self, struct ebsp_dlog *d, int pid
         if (r->dst != pid)
             continue;
         int status;
-        uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(r->header[3]), &status);
+        struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(r->header.length), &status);
         if (!h)
             return status;
-        memcpy(h, r->header, WIRE_HEADER);
-        memcpy(h + WIRE_HEADER / 4, r->src, r->header[3]);
+        *h = r->header;
+        memcpy(wire_bytes(h), r->src, r->header.length);
         r->dst = -1; /* in the log now */
         d->refs_pending--;
     }
@@ -316,7 +319,7 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
         return status;
     status = DIRECT_ELSEWHERE;
     size_t len = (size_t)tag_len + (size_t)nbytes;
-    uint32_t *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
+    struct engine_record *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
     if (h) {
         wire_fill_message(d, h, tag_len, tag, payload, nbytes);
         count_send(self, &self->wire, pid, nbytes);
@@ -349,12 +352,18 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         return status;
     if (self->wire.counted != stamp && wire_extend(&self->wire, d, slot, offset, src, nbytes))
         return DIRECT_LOGGED;
-    uint32_t *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
+    struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
     if (h) {
         wire_fill(d, h, slot, offset, src, nbytes);
         count_put(self, &self->wire, pid, nbytes);
     }
     return status;
+}
+
+__attribute__((noinline)) int wire_put_fast_call(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset,
+                                                 int nbytes)
+{
+    return wire_put_fast(self, pid, src, dst, offset, nbytes);
 }
 
 int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
@@ -379,10 +388,7 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
         self->refs_cap = cap;
     }
     struct wire_ref *r = &self->wire_refs[self->nrefs++];
-    r->header[0] = WIRE_KIND_PUT;
-    r->header[1] = (uint32_t)slot;
-    r->header[2] = (uint32_t)offset;
-    r->header[3] = (uint32_t)nbytes;
+    r->header = (struct engine_record){WIRE_KIND_PUT, (uint32_t)slot, (uint32_t)offset, (uint32_t)nbytes};
     r->src = src;
     r->dst = pid;
     d->refs_pending++;

@@ -75,8 +75,8 @@ func (directDRMA) WiredApart(src int, visit func(dst int, header, payload []byte
 		if r.dst < 0 {
 			continue // copied into the log before a later record (wire_settle_refs)
 		}
-		header := unsafe.Slice((*byte)(unsafe.Pointer(&r.header[0])), len(r.header)*4)
-		visit(int(r.dst), header, unsafe.Slice((*byte)(r.src), int(r.header[3])))
+		header := unsafe.Slice((*byte)(unsafe.Pointer(&r.header)), C.WIRE_HEADER)
+		visit(int(r.dst), header, unsafe.Slice((*byte)(r.src), int(r.header.length)))
 	}
 	core.nrefs = 0
 }

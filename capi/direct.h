@@ -8,10 +8,10 @@
  * the log at the call, to the target in the sync), a get twice (into the
  * log, then to the destination: a destination may be a registered
  * variable that another core's get reads in the same sync), and nothing
- * is parsed or packed. The engine decides per superstep whether a core may
- * put or get this way (not with strict checks, see engine.Core.BeginDirect;
- * with statistics, each request is counted here) and the order of the
- * steps (engine/superstep.go);
+ * is parsed or packed. The engine decides whether a core may put or get
+ * this way (its direct_mode: not with strict checks, see
+ * engine.Core.directMode; with statistics, each request is counted here)
+ * and the order of the steps (engine/superstep.go, its plan);
  * a request the cache cannot resolve takes the request log instead, where
  * the engine reports what is wrong with it.
  *
@@ -25,25 +25,13 @@
 
 #include "shim.h"
 #include "smallcopy.h"
+#include "engine_defs.h" /* the entries and records, defined by the engine */
 
 /* What direct_put / direct_get did with a request. */
 enum { DIRECT_ELSEWHERE = 0, /* take the request log: not resolvable here,
                                 or the engine refused this superstep */
        DIRECT_LOGGED = 1,
        DIRECT_STOPPED = 2 /* over the communication limit: the run is stopping */ };
-
-/* The kinds, as goBeginDirect knows them (engine.DirectKind). */
-enum { DIRECT_PUT = 0, DIRECT_GET = 1, DIRECT_SEND = 2, DIRECT_WIRE = 3 };
-
-/* goBeginDirect's answers: refused; allowed; allowed, with each request
- * counted for EBSP_STATS (the same path, so that statistics do not change
- * what a program computes: overlapping puts end alike). */
-enum { DIRECT_REFUSED = 0, DIRECT_ALLOWED = 1, DIRECT_COUNTED = 2 };
-
-/* The engine's record of a put (engine/transport.go, drma.go: kindPut),
- * as wire_put packs it: kind, registration slot, offset, length, then
- * the bytes padded to 8. capi/twins.go checks the kind. */
-enum { WIRE_KIND_PUT = 1, WIRE_KIND_MESSAGE = 4, WIRE_HEADER = 16 };
 
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
@@ -64,19 +52,10 @@ enum { WIRE_REF_MIN = 32 << 10 };
  * tag size; direct_send checked the arguments). */
 int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
 
-struct put_entry {
-    void *target; /* the byte the put starts at, in the target core's copy */
-    size_t nbytes;
-};
-
-struct get_entry {
-    const void *source; /* the byte the get starts at, in the source core's copy */
-    void *dst;
-    size_t nbytes;
-};
-
-/* An entry is its header, then its bytes (a put's source, a get's copy of
- * its source), each padded to 8 (headers are 12 bytes on i386). */
+/* An entry (struct put_entry, get_entry, send_entry: engine_defs.h) is its
+ * header, then its bytes (a put's source, a get's copy of its source, a
+ * message's tag and payload), each padded to 8 (headers are 12 bytes on
+ * i386). */
 static inline size_t direct_padded(size_t nbytes) { return (nbytes + 7) & ~(size_t)7; }
 static inline size_t put_entry_size(size_t nbytes) { return direct_padded(sizeof(struct put_entry)) + direct_padded(nbytes); }
 static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof(struct get_entry)) + direct_padded(nbytes); }
@@ -93,7 +72,7 @@ static inline void put_entry_fill(struct put_entry *e, char *target, const void 
 
 static inline void get_entry_fill(struct get_entry *e, const char *source, void *dst, int nbytes)
 {
-    e->source = source;
+    e->source = (void *)source;
     e->dst = dst;
     e->nbytes = (size_t)nbytes;
 }
@@ -126,15 +105,15 @@ static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *s
     return 1;
 }
 
+/* The bytes after a record's header. */
+static inline unsigned char *wire_bytes(struct engine_record *h) { return (unsigned char *)(h + 1); }
+
 /* The record of a put to another process (wire_put) in room at h, the
  * last record of d's log, where a run of puts may go on (wire_extend). */
-static inline void wire_fill(struct ebsp_dlog *d, uint32_t *h, int slot, int offset, const void *src, int nbytes)
+static inline void wire_fill(struct ebsp_dlog *d, struct engine_record *h, int slot, int offset, const void *src, int nbytes)
 {
-    h[0] = WIRE_KIND_PUT;
-    h[1] = (uint32_t)slot;
-    h[2] = (uint32_t)offset;
-    h[3] = (uint32_t)nbytes;
-    copy_small(h + WIRE_HEADER / 4, src, (size_t)nbytes);
+    *h = (struct engine_record){WIRE_KIND_PUT, (uint32_t)slot, (uint32_t)offset, (uint32_t)nbytes};
+    copy_small(wire_bytes(h), src, (size_t)nbytes);
     d->run_at = (size_t)((unsigned char *)h - d->log.buf);
     d->run_end = d->log.used;
     d->run_slot = (uint32_t)slot;
@@ -157,13 +136,13 @@ static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int
     struct ebsp_bytes *b = &d->log;
     if (d->run_end != b->used || !d->run_end || d->run_slot != (uint32_t)slot || d->run_next != (uint32_t)offset)
         return 0;
-    uint32_t *h = (uint32_t *)(b->buf + d->run_at);
-    size_t len = h[3];
+    struct engine_record *h = (struct engine_record *)(b->buf + d->run_at);
+    size_t len = h->length;
     size_t grow = direct_padded(len + (size_t)nbytes) - direct_padded(len);
     if (b->used + grow > b->cap || (int64_t)grow > budget->budget || len + (size_t)nbytes > WIRE_RUN_MAX)
         return 0;
-    copy_small((unsigned char *)(h + WIRE_HEADER / 4) + len, src, (size_t)nbytes);
-    h[3] = (uint32_t)(len + (size_t)nbytes);
+    copy_small(wire_bytes(h) + len, src, (size_t)nbytes);
+    h->length = (uint32_t)(len + (size_t)nbytes);
     b->used += grow;
     budget->budget -= (int64_t)grow;
     d->run_end = b->used;
@@ -184,19 +163,24 @@ static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core 
     struct ebsp_dlog *d = &self->wire_to[pid];
     if (wire_extend(&self->wire, d, self->wire_slot, offset, src, nbytes))
         return 1;
-    uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
+    struct engine_record *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
     if (!h)
         return 0;
     wire_fill(d, h, self->wire_slot, offset, src, nbytes);
     return 1;
 }
 
-/* bsp_put's fast paths in one, for the BSPlib face: 1 when the put is
- * logged (bsp_put itself takes them apart, comm_api.c). */
+/* wire_put_fast out of line (direct.c), so that a put within the process
+ * needs no saved registers (gcc then saves them only where the copy is
+ * made: put_call_ns at P=2 13.5 -> 12.6 ns, median of 4 launches
+ * alternating). */
+int wire_put_fast_call(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
+
+/* bsp_put's fast paths in one: 1 when the put is logged. */
 static inline int put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
     return world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
-                            : wire_put_fast(self, pid, src, dst, offset, nbytes);
+                            : wire_put_fast_call(self, pid, src, dst, offset, nbytes);
 }
 
 /* direct_get's fast path, inline in bsp_get; 0 when direct_get must decide. */
@@ -213,14 +197,9 @@ static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *s
     return 1;
 }
 
-/* A direct message: its sizes, then the tag and the payload, padded to 8
- * (engine/direct.go reads it: capi/twins.go checks the layout). The
- * sender keeps it in its log for the destination until the superstep
+/* A direct message (struct send_entry), read by the engine where it lies:
+ * the sender keeps it in its log for the destination until the superstep
  * after next, so that bsp_hpmove's pointers into it stay valid. */
-struct send_entry {
-    int32_t tag_len, size;
-};
-
 static inline size_t send_entry_size(size_t tag_len, size_t nbytes)
 {
     return sizeof(struct send_entry) + direct_padded(tag_len + nbytes);
@@ -262,14 +241,12 @@ static inline int direct_send_fast(struct ebsp_core *self, int pid, const void *
 /* The record of a message to a core of another process (wire_send) in
  * room at h in d's log: kind, tag length, 0, length, then the tag and the
  * payload. It ends a run of puts (wire_extend). */
-static inline void wire_fill_message(struct ebsp_dlog *d, uint32_t *h, int tag_len, const void *tag, const void *payload, int nbytes)
+static inline void wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag, const void *payload,
+                                     int nbytes)
 {
-    h[0] = WIRE_KIND_MESSAGE;
-    h[1] = (uint32_t)tag_len;
-    h[2] = 0;
-    h[3] = (uint32_t)tag_len + (uint32_t)nbytes;
-    copy_small((char *)h + WIRE_HEADER, tag, (size_t)tag_len);
-    copy_small((char *)h + WIRE_HEADER + tag_len, payload, (size_t)nbytes);
+    *h = (struct engine_record){WIRE_KIND_MESSAGE, (uint32_t)tag_len, 0, (uint32_t)tag_len + (uint32_t)nbytes};
+    copy_small(wire_bytes(h), tag, (size_t)tag_len);
+    copy_small(wire_bytes(h) + tag_len, payload, (size_t)nbytes);
     d->run_end = 0;
 }
 
@@ -284,7 +261,7 @@ static inline int wire_send_fast(struct ebsp_core *self, int pid, const void *ta
         self->wire_to[pid].refs_pending)
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
-    uint32_t *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)tag_len + (size_t)nbytes));
+    struct engine_record *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)tag_len + (size_t)nbytes));
     if (!h)
         return 0;
     wire_fill_message(d, h, tag_len, tag, payload, nbytes);
@@ -296,6 +273,35 @@ static inline int send_fast(struct ebsp_core *self, int pid, const void *tag, co
 {
     return world_local(pid) ? direct_send_fast(self, pid, tag, payload, nbytes)
                             : wire_send_fast(self, pid, tag, payload, nbytes);
+}
+
+/*
+ * The one dispatcher of each request, for both faces (which check their
+ * own arguments first): the inline fast paths above when they can take
+ * the request, else the call's slow path (comm_api.c), which chooses among
+ * the direct log, the wire, the request log and the engine. self is the
+ * calling core, NULL on the host.
+ */
+void put_slow(int pid, const void *src, void *dst, int offset, int nbytes);
+void get_slow(int pid, const void *src, int offset, void *dst, int nbytes);
+void send_slow(int pid, const void *tag, const void *payload, int nbytes);
+
+static inline void put_request(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    if (!self || !put_fast(self, pid, src, dst, offset, nbytes))
+        put_slow(pid, src, dst, offset, nbytes);
+}
+
+static inline void get_request(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    if (!self || !direct_get_fast(self, pid, src, offset, dst, nbytes))
+        get_slow(pid, src, offset, dst, nbytes);
+}
+
+static inline void send_request(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    if (!self || !send_fast(self, pid, tag, payload, nbytes))
+        send_slow(pid, tag, payload, nbytes);
 }
 
 /* The steps of the sync, each on the calling core's own logs (the engine
@@ -314,11 +320,11 @@ int direct_gets_write(const struct ebsp_core *c, const void *p, size_t n, size_t
 /* Run end: returns the logs' memory, dropping requests never synced. */
 void direct_free_all(struct ebsp_core *cores, int n);
 
-/* Go: whether core pid may make direct requests of kind (DIRECT_PUT,
- * DIRECT_GET, ...) in this superstep (DIRECT_REFUSED, _ALLOWED, _COUNTED),
- * and the bytes it may log (capi/comm.go); and the engine's report of a
- * log over that. */
-extern int goBeginDirect(int pid, int kind, int64_t *budget);
+/* Go: core pid makes its first direct request of kind (DIRECT_PUT,
+ * DIRECT_GET, ...) in this superstep, which its direct_mode allows; the
+ * bytes it may log (capi/comm.go); and the engine's report of a log over
+ * that. */
+extern int64_t goBeginDirect(int pid, int kind);
 extern void goDirectExhausted(int pid, int kind);
 
 #endif

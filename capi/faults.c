@@ -222,6 +222,22 @@ static const char *api_call_on_stack(void *uctx)
     return call;
 }
 
+/* The call as the program wrote it: the BSPlib face's functions are
+ * bsp.h's calls under other names (bsplib_put, bsplib_put_int: bsp_put),
+ * whichever frame of the face's path the fault found. */
+static const char *call_as_written(const char *call, char *buf, size_t size)
+{
+    const char *prefix = "bsplib_";
+    size_t n = strlen(prefix);
+    if (!call || strncmp(call, prefix, n) != 0)
+        return call;
+    size_t len = strlen(call + n);
+    if (len > 4 && strcmp(call + n + len - 4, "_int") == 0)
+        len -= 4;
+    snprintf(buf, size, "bsp_%.*s", (int)len, call + n);
+    return buf;
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
@@ -241,7 +257,8 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     /* an instruction fetch: the core called or jumped to an address that
        holds no code (a bad function pointer) */
     int fetch = pc && pc == info->si_addr && (sig == SIGSEGV || sig == SIGBUS);
-    const char *call = self && !fetch ? api_call_on_stack(uctx) : NULL;
+    char written[64];
+    const char *call = call_as_written(self && !fetch ? api_call_on_stack(uctx) : NULL, written, sizeof written);
     if (self)
         n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s\n",
                      self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),

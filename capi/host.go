@@ -22,7 +22,7 @@ import (
 	"libebsp/emesh"
 	"libebsp/engine"
 	"libebsp/env"
-	_ "libebsp/faces/ebsp" // its C code: the EBSP host, memory and stream calls
+	"libebsp/faces/ebsp" // its C code (the EBSP host, memory and stream calls) and its Face
 )
 
 // session is what bsp_begin loaded: the C core table and one kernel
@@ -62,6 +62,7 @@ func theMachine() (*engine.Machine, error) {
 			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_gets_flags[0])),
 			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sends_flags[0]))})
 		machine.SetDirectDRMA(directDRMA{})
+		machine.SetFace(ebsp.Face)
 		engine.ShowSmallVariables(uintptr(C.ebsp_small_variables()), uintptr(C.LOWEST_ADDRESS))
 	})
 	return machine, machineErr

@@ -4,10 +4,10 @@
  * Go engine in one call, which parses, checks and packs them (the parsing
  * layer of ARCHITECTURE.md runs at the sync). The log keeps issue order.
  *
- * Layout, shared with engine/reqlog.go (capi/twins.go checks the two agree):
- * entries follow each other, each a struct reqlog_entry then its inline
- * bytes (put: the source bytes; send: the tag then the payload) padded to
- * a multiple of 8.
+ * Layout, the engine's (engine/reqlog.go; struct reqlog_entry and its
+ * kinds REQ_* are generated into engine_defs.h): entries follow each
+ * other, each a struct reqlog_entry then its inline bytes (put: the source
+ * bytes; send: the tag then the payload) padded to a multiple of 8.
  */
 #ifndef EBSP_REQLOG_H
 #define EBSP_REQLOG_H
@@ -16,17 +16,7 @@
 #include <stdint.h>
 
 #include "shim.h"
-
-enum { REQ_PUT = 1, REQ_GET = 2, REQ_SEND = 3 };
-
-struct reqlog_entry {
-    uint32_t kind;   /* REQ_PUT, REQ_GET, REQ_SEND */
-    int32_t pid;     /* target (put, send) or source (get) core */
-    int32_t offset;  /* put, get: offset in the variable; send: tag bytes */
-    int32_t nbytes;  /* put, get: bytes; send: payload bytes */
-    void *variable;  /* put: destination variable; get: source variable */
-    void *dst;       /* get: where the bytes go */
-};
+#include "engine_defs.h"
 
 /* Each returns 1 when the request is in the log, 0 when it must go to the
  * engine directly (large, NULL buffers, negative sizes, out of C memory,

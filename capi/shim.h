@@ -13,6 +13,7 @@
 #include "../emesh/lowmem/lowmem.h"
 #include "../sched/scheduler.h"
 #include "smallcopy.h"
+#include "engine_defs.h" /* the engine's formats and numbers, generated from Go */
 
 typedef int (*ebsp_kernel_fn)(void);
 
@@ -27,7 +28,7 @@ int bytes_reserve(struct ebsp_bytes *b, size_t size);
 /* A log of a core's direct puts or gets (direct.c): requests whose remote
  * address the shim resolved at the call, carried out by this core itself
  * in the sync. stamp is superstep+1 of the superstep the engine allowed
- * them in (0: not asked), or minus that when it refused; counted is that
+ * them in (0: not asked); counted is that
  * superstep+1 instead when the engine allowed them but statistics count
  * each one (the inline fast paths, which do not count, then miss); budget
  * is the bytes left under the engine's communication limit. malloc'ed,
@@ -48,7 +49,7 @@ struct ebsp_dlog {
  * (the engine's kindPut: kind, slot, offset, length) and its source,
  * which the transport sends from in the sync (direct.c, wire_hpput). */
 struct wire_ref {
-    uint32_t header[4];
+    struct engine_record header;
     const void *src;
     int32_t dst;
 };
@@ -59,22 +60,12 @@ struct ebsp_tally {
     int64_t puts, put_bytes, gets, get_bytes, sends, send_bytes;
 };
 
-/* A core's message queue as the engine keeps it (engine/bsmp.go,
- * QueueState and message; capi/twins.go checks the layouts): messages in
- * memory outside the Go heap, read here by bsp_qsize, bsp_get_tag,
- * bsp_move and bsp_hpmove without a call into Go. Only the core itself
- * touches it: its calls, and the engine during its syncs. */
-struct ebsp_msg {
-    void *tag, *payload;
-    intptr_t tag_len, size;
-};
-struct ebsp_msgq {
-    struct ebsp_msg *msgs;
-    int32_t n, head;  /* messages queued, the next one to read */
-    int64_t bytes;    /* payload bytes queued and not read */
-    int32_t whole_tag; /* 1: bsp_get_tag copies the whole tag (the BSPlib face), else at
-                          most the tag size in force */
-};
+/* A core's message queue as the engine keeps it (struct ebsp_msgq and
+ * struct ebsp_msg, engine_defs.h): messages in memory outside the Go heap,
+ * read here by bsp_qsize, bsp_get_tag, bsp_move and bsp_hpmove without a
+ * call into Go. Only the core itself touches it: its calls, and the
+ * engine during its syncs. whole_tag: bsp_get_tag copies the whole tag
+ * (the BSPlib face), else at most the tag size in force. */
 
 /* A bsp_send the shim may record without asking the engine: no negative
  * size, no NULL buffer with bytes to copy (the engine names those). */
@@ -113,6 +104,7 @@ struct ebsp_core {
     unsigned char *local_base; /* the core's local memory (EBSP face), NULL for BSPlib cores: */
     size_t local_size;         /* where its fixed local addresses lead (lowmem_emulate) */
     int32_t sync_pending;    /* 1: the next bsp_sync needs the engine (engine.Mirror.Pending) */
+    int32_t direct_mode;     /* what the C path may do on its own: DIRECT_MODE_* (engine.Mirror.DirectMode) */
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
     struct ebsp_msgq queue;   /* messages sent to this core (engine.Mirror.Queue) */
@@ -328,10 +320,6 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
 }
 
 /* ---- bsp_sync (core_api.c) ---- */
-
-/* engine.FirstLocalStep: the steps of a sync from this one on need only a
- * barrier of this process's cores (twins.go checks the value). */
-enum { STEP_PUTS = 3 };
 
 /* The engine's sync flags (engine/superstep.go): ebsp_sync_flags[s % 2]
  * is s + 1 when some core communicated in superstep s. Only the engine

@@ -8,26 +8,21 @@ package main
 //
 // Structs Go reaches only through cgo's own types (struct stream_result,
 // struct ebsp_core's other fields) need no twin: cgo lays them out from
-// the C declaration. A new Go type laid over C memory, or C over Go
-// memory, belongs in this file.
+// the C declaration. The formats of the engine's own that the C path
+// writes or reads (request logs, direct logs, records, the message queue)
+// and the numbers it shares with it need none either: capi/engine_defs.h
+// is generated from their Go definitions (engine/cdefs.go). A new Go type
+// laid over C memory, or C over Go memory, that is not the engine's,
+// belongs in this file.
 
 /*
 #include <stddef.h>
 #include "shim.h"
 #include "mem.h"
-#include "reqlog.h"
-#include "direct.h"
 
 // cgo gives sizeof for types, not offsetof or the size of a field: the C
 // compiler works them out into constants here.
 enum {
-	twin_reqlog_kind     = offsetof(struct reqlog_entry, kind),
-	twin_reqlog_pid      = offsetof(struct reqlog_entry, pid),
-	twin_reqlog_offset   = offsetof(struct reqlog_entry, offset),
-	twin_reqlog_nbytes   = offsetof(struct reqlog_entry, nbytes),
-	twin_reqlog_variable = offsetof(struct reqlog_entry, variable),
-	twin_reqlog_dst      = offsetof(struct reqlog_entry, dst),
-
 	twin_dma_done   = offsetof(struct dma_slot, done),
 	twin_dma_issued = offsetof(struct dma_slot, issued),
 	twin_dma_sync   = offsetof(struct dma_slot, sync),
@@ -38,16 +33,6 @@ enum {
 	twin_core_tagsize_size   = sizeof(((struct ebsp_core *)0)->tagsize),
 	twin_core_pending_off    = offsetof(struct ebsp_core, sync_pending),
 	twin_core_pending_size   = sizeof(((struct ebsp_core *)0)->sync_pending),
-	twin_send_entry_size     = sizeof(struct send_entry),
-	twin_msg_size            = sizeof(struct ebsp_msg),
-	twin_msg_payload         = offsetof(struct ebsp_msg, payload),
-	twin_msg_tag_len         = offsetof(struct ebsp_msg, tag_len),
-	twin_msg_msize           = offsetof(struct ebsp_msg, size),
-	twin_msgq_size           = sizeof(struct ebsp_msgq),
-	twin_msgq_n              = offsetof(struct ebsp_msgq, n),
-	twin_msgq_head           = offsetof(struct ebsp_msgq, head),
-	twin_msgq_bytes          = offsetof(struct ebsp_msgq, bytes),
-	twin_msgq_whole_tag      = offsetof(struct ebsp_msgq, whole_tag),
 	twin_core_queue_off      = offsetof(struct ebsp_core, queue),
 	twin_sync_flags_size     = sizeof(ebsp_sync_flags),
 	twin_put_flags_size      = sizeof(ebsp_put_flags),
@@ -72,22 +57,6 @@ var (
 	_ = [1]int{}[C.REST_ALWAYS-env.RestAlways]
 )
 
-// struct reqlog_entry (capi/reqlog.h), the header of each request in a
-// core's log, is parsed by engine.DrainLog as engine.logEntry; the kinds
-// are enum REQ_* and engine.Log*.
-var (
-	_ = [1]int{}[C.sizeof_struct_reqlog_entry-engine.LogEntrySize]
-	_ = [1]int{}[C.twin_reqlog_kind-engine.LogEntryKind]
-	_ = [1]int{}[C.twin_reqlog_pid-engine.LogEntryPid]
-	_ = [1]int{}[C.twin_reqlog_offset-engine.LogEntryOffset]
-	_ = [1]int{}[C.twin_reqlog_nbytes-engine.LogEntryNbytes]
-	_ = [1]int{}[C.twin_reqlog_variable-engine.LogEntryVariable]
-	_ = [1]int{}[C.twin_reqlog_dst-engine.LogEntryDst]
-	_ = [1]int{}[C.REQ_PUT-engine.LogPut]
-	_ = [1]int{}[C.REQ_GET-engine.LogGet]
-	_ = [1]int{}[C.REQ_SEND-engine.LogSend]
-)
-
 // struct dma_slot (capi/mem.h) is emesh.DMASlot, which the engine
 // allocates (a cache line each, so the C struct may be shorter: C only
 // ever holds a pointer to one slot) and faces/ebsp/mem.c waits on.
@@ -101,25 +70,9 @@ var (
 	_ = [1]int{}[(unsafe.Sizeof(emesh.DMASlot{})-C.sizeof_struct_dma_slot)>>16]
 )
 
-// struct ebsp_msgq and struct ebsp_msg (capi/shim.h), a core's message
-// queue in its C table, are engine.QueueState and runtime's message.
-var (
-	_ = [1]int{}[C.twin_send_entry_size-engine.DirectMessageHeader]
-	_ = [1]int{}[C.WIRE_KIND_PUT-engine.KindPut]
-	_ = [1]int{}[C.STEP_PUTS-engine.FirstLocalStep]
-	_ = [1]int{}[C.WIRE_KIND_MESSAGE-engine.KindMessage]
-	_ = [1]int{}[C.DIRECT_WIRE-engine.DirectWire]
-	_ = [1]int{}[C.twin_msg_size-engine.MessageBytes]
-	_ = [1]int{}[C.twin_msg_payload-engine.MessagePayloadOffset]
-	_ = [1]int{}[C.twin_msg_tag_len-engine.MessageTagLenOffset]
-	_ = [1]int{}[C.twin_msg_msize-engine.MessageSizeOffset]
-	_ = [1]int{}[C.twin_msgq_size-unsafe.Sizeof(engine.QueueState{})]
-	_ = [1]int{}[C.twin_msgq_n-unsafe.Offsetof(engine.QueueState{}.N)]
-	_ = [1]int{}[C.twin_msgq_head-unsafe.Offsetof(engine.QueueState{}.Head)]
-	_ = [1]int{}[C.twin_msgq_bytes-unsafe.Offsetof(engine.QueueState{}.Bytes)]
-	_ = [1]int{}[C.twin_msgq_whole_tag-unsafe.Offsetof(engine.QueueState{}.WholeTag)]
-	_ = [1]int{}[C.twin_core_queue_off%unsafe.Alignof(engine.QueueState{})]
-)
+// The message queue in a core's C table (struct ebsp_msgq, generated from
+// engine.QueueState) lies where Go may read it as such.
+var _ = [1]int{}[C.twin_core_queue_off%unsafe.Alignof(engine.QueueState{})]
 
 // struct ebsp_core's superstep, tagsize and sync_pending (capi/shim.h) are
 // the engine's own state, which engine.Core updates in place through the

@@ -20,11 +20,13 @@ type bsmpState struct {
 }
 
 // message is a queued message; its bytes live outside the Go heap, and so
-// does the message itself (msgQueue), where the C shim reads it: its
-// layout is struct ebsp_msg's (capi/twins.go).
+// does the message itself (msgQueue), where the C shim reads it as struct
+// ebsp_msg (generated from it, cdefs.go).
 type message struct {
-	tag, payload unsafe.Pointer
-	tagLen, size int
+	tag     unsafe.Pointer `c:"tag"`
+	payload unsafe.Pointer `c:"payload"`
+	tagLen  int            `c:"tag_len"`
+	size    int            `c:"size"`
 }
 
 const messageSize = int(unsafe.Sizeof(message{}))
@@ -34,24 +36,18 @@ const messageSize = int(unsafe.Sizeof(message{}))
 // address space at 1024 cores, too much for a 32-bit build).
 const queueMinBytes = 4096
 
-// The layout of message, for capi/twins.go.
-const (
-	MessageBytes         = unsafe.Sizeof(message{})
-	MessagePayloadOffset = unsafe.Offsetof(message{}.payload)
-	MessageTagLenOffset  = unsafe.Offsetof(message{}.tagLen)
-	MessageSizeOffset    = unsafe.Offsetof(message{}.size)
-)
-
 // QueueState is where a message queue stands: its messages and the
 // reader's position. A core's queue keeps it in the core's C table when
 // shared (Mirror.Queue), so that bsp_qsize, bsp_get_tag, bsp_move and
 // bsp_hpmove run in C without a call into Go (capi/comm_api.c; a call into
-// Go cost ~60-100 ns per message). Its layout is struct ebsp_msgq's.
+// Go cost ~60-100 ns per message). C reads it as struct ebsp_msgq
+// (generated from it, cdefs.go).
 type QueueState struct {
-	Msgs     unsafe.Pointer // the first message
-	N, Head  int32          // messages queued, the next one to read
-	Bytes    int64          // payload bytes queued and not read
-	WholeTag int32          // 1: bsp_get_tag copies a message's whole tag (the BSPlib face)
+	Msgs     unsafe.Pointer `c:"msgs,struct ebsp_msg *"` // the first message
+	N        int32          `c:"n"`                      // messages queued
+	Head     int32          `c:"head"`                   // the next one to read
+	Bytes    int64          `c:"bytes"`                  // payload bytes queued and not read
+	WholeTag int32          `c:"whole_tag"`              // 1: bsp_get_tag copies a message's whole tag (the BSPlib face)
 }
 
 // msgQueue is a FIFO of messages with the sum of their payload sizes.
@@ -107,19 +103,19 @@ func (q *msgQueue) push(m message) error {
 // made once, then each is one store (a push per message was a fifth of a
 // 16-byte send's cost at P=2).
 func (q *msgQueue) pushLog(log unsafe.Pointer, n int) error {
-	if err := q.reserve(n / int(DirectMessageHeader)); err != nil {
+	if err := q.reserve(n / int(directMessageHeader)); err != nil {
 		return err
 	}
 	st := q.state()
 	count, bytes := st.N, st.Bytes
 	for at := 0; at < n; {
 		h := (*directMessage)(unsafe.Add(log, at))
-		tag := unsafe.Add(log, at+int(DirectMessageHeader))
+		tag := unsafe.Add(log, at+int(directMessageHeader))
 		*(*message)(unsafe.Add(st.Msgs, int(count)*messageSize)) =
 			message{tag: tag, payload: unsafe.Add(tag, int(h.tagLen)), tagLen: int(h.tagLen), size: int(h.size)}
 		count++
 		bytes += int64(h.size)
-		at += int(DirectMessageHeader) + (int(h.tagLen+h.size)+7)&^7
+		at += int(directMessageHeader) + (int(h.tagLen+h.size)+7)&^7
 	}
 	q.store.take(int(count-st.N) * messageSize)
 	st.N, st.Bytes = count, bytes
@@ -264,10 +260,6 @@ func (c *Core) send(pid int, tag, payload unsafe.Pointer, nbytes int, checkMemor
 // kindMessage is a message record (laneData): a is the tag's length, the
 // payload the tag then the message's payload.
 const kindMessage = kindGetReply + 1
-
-// KindMessage is the record kind of a message, for a shim that packs
-// messages itself (DirectWire).
-const KindMessage = kindMessage
 
 func init() { registerKind(kindMessage, (*Core).receiveMessage) }
 

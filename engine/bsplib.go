@@ -9,11 +9,12 @@ import (
 // The standard BSPlib face (include/bsp.h, faces/bsplib): an SPMD
 // section started by bsp_begin(P) in the program itself, on the same
 // engine as the EBSP face's runs. The machine runs such a section as one
-// run with no kernel to load; Machine.Standard tells the engine and the C
-// glue that the run follows the BSPlib rules as bsp.h states them
-// (registrations in force from the next bsp_sync whatever the check level,
-// SetBSPlibRules; all gets of a superstep before its puts; a message keeps
-// its tag size) and reports diagnostics for a program without a host.
+// run with no kernel to load; Machine.Standard tells the C glue that a
+// section owns the machine; the run follows the BSPlib rules as bsp.h
+// states them (registrations in force from the next bsp_sync whatever the
+// check level, SetBSPlibRules; all gets of a superstep before its puts; a
+// message keeps its tag size) and what the face gives BeginStandard (Face:
+// its words in reports, the calls of the other face it refuses).
 
 // StandardKernelName is the kernel name of a BSPlib section (reports).
 const StandardKernelName = "BSPlib SPMD section"
@@ -26,14 +27,15 @@ type standardSaved struct {
 	kernel  Kernel
 	state   HostState
 	hostTag int
+	face    Face
 }
 
 // BeginStandard is bsp_begin(nprocs) of the BSPlib face: the machine
-// reserves nprocs cores for an SPMD section and enters Standard mode until
-// EndStandard; the caller then starts the run (StartRun). An EBSP host
-// that only called bsp_init keeps its kernel for after the section; one
-// with cores loaded is refused.
-func (m *Machine) BeginStandard(nprocs int) error {
+// reserves nprocs cores for an SPMD section and enters Standard mode, with
+// the face's rules, until EndStandard; the caller then starts the run
+// (StartRun). An EBSP host that only called bsp_init keeps its kernel for
+// after the section; one with cores loaded is refused.
+func (m *Machine) BeginStandard(nprocs int, face Face) error {
 	m.mu.Lock()
 	if m.Standard {
 		m.mu.Unlock()
@@ -49,7 +51,7 @@ func (m *Machine) BeginStandard(nprocs int) error {
 		return fmt.Errorf("bsp_begin: %d cores requested; this %s mesh has 1..%d (set %s to change it)",
 			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
 	}
-	m.saved = standardSaved{kernel: m.kernel, state: m.state, hostTag: m.comm.hostTag}
+	m.saved = standardSaved{kernel: m.kernel, state: m.state, hostTag: m.comm.hostTag, face: m.face}
 	m.kernel = Kernel{Name: StandardKernelName}
 	m.state = HostInitialized
 	m.comm.hostTag = 0 // BSPlib: the tag size starts at 0
@@ -61,6 +63,7 @@ func (m *Machine) BeginStandard(nprocs int) error {
 	}
 	m.mu.Lock()
 	m.Standard = true
+	m.face = face
 	m.mu.Unlock()
 	return nil
 }
@@ -81,13 +84,17 @@ func (m *Machine) restoreEBSP() {
 	m.SetBSPlibRules(false)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.kernel, m.state, m.comm.hostTag = m.saved.kernel, m.saved.state, m.saved.hostTag
+	m.kernel, m.state, m.comm.hostTag, m.face = m.saved.kernel, m.saved.state, m.saved.hostTag, m.saved.face
 	m.Standard = false
 }
 
-// mixedInStandard refuses an EBSP host call during a BSPlib section.
-func (m *Machine) mixedInStandard(call string) error {
-	return fmt.Errorf("%s: a BSPlib SPMD section (bsp.h) is running; %s", call, MixedFaces)
+// refusedHost refuses an EBSP host call when the face that owns the
+// machine says so.
+func (m *Machine) refusedHost(call string) error {
+	if m.face.RefuseHost == "" {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", call, m.face.RefuseHost)
 }
 
 // BeginStandard is bsp_begin on one core of a BSPlib section.

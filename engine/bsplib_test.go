@@ -10,6 +10,16 @@ import (
 	"libebsp/emesh"
 )
 
+// bsplibFace is the BSPlib face's Face (faces/bsplib, which imports the
+// engine), as a section gives it.
+var bsplibFace = Face{
+	RunName:    "BSPlib section %d",
+	WholeTag:   true,
+	Finished:   "returned from its SPMD function without bsp_end",
+	RefuseHost: "a BSPlib SPMD section (bsp.h) is running; " + MixedFaces,
+	RefuseCore: "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); " + MixedFaces,
+}
+
 // A BSPlib section is a run of the machine in Standard mode; the EBSP
 // host's state before it comes back after it, and the two faces refuse
 // each other's calls meanwhile.
@@ -22,11 +32,11 @@ func TestStandardSectionLifecycle(t *testing.T) {
 	_, err = m.SetHostTagsize(12)
 	require.NoError(t, err)
 
-	assert.ErrorContains(t, m.BeginStandard(17), "1..16")
+	assert.ErrorContains(t, m.BeginStandard(17, bsplibFace), "1..16")
 	assert.False(t, m.Standard)
-	require.NoError(t, m.BeginStandard(3))
+	require.NoError(t, m.BeginStandard(3, bsplibFace))
 	assert.True(t, m.Standard)
-	assert.ErrorContains(t, m.BeginStandard(3), "nested SPMD sections")
+	assert.ErrorContains(t, m.BeginStandard(3, bsplibFace), "nested SPMD sections")
 	require.NoError(t, m.StartRun())
 	assert.Equal(t, 0, m.Core(2).comm.tagsize, "BSPlib's tag size starts at 0")
 
@@ -59,20 +69,20 @@ func TestStandardSectionLifecycle(t *testing.T) {
 	// the EBSP host can go on; with its cores loaded, BSPlib is refused
 	_, err = m.Begin(2)
 	require.NoError(t, err)
-	assert.ErrorContains(t, m.BeginStandard(2), `the EBSP host has 2 cores loaded (bsp_begin of host_bsp.h, kernel "k"); `+MixedFaces)
+	assert.ErrorContains(t, m.BeginStandard(2, bsplibFace), `the EBSP host has 2 cores loaded (bsp_begin of host_bsp.h, kernel "k"); `+MixedFaces)
 	require.NoError(t, m.End())
-	require.NoError(t, m.BeginStandard(1))
+	require.NoError(t, m.BeginStandard(1, bsplibFace))
 	assert.Nil(t, m.EndStandard(), "a section that never started its run ends cleanly")
 	assert.Equal(t, HostIdle, m.State())
 }
 
-// bsp_get_tag copies a message's whole tag in Standard mode, at most the
-// tag size in force otherwise.
+// bsp_get_tag copies a message's whole tag for a face that says so (the
+// BSPlib face), at most the tag size in force otherwise.
 func TestStandardTagRoom(t *testing.T) {
 	m := newTestMachine(t, 1)
 	c := m.Core(0)
 	assert.Equal(t, 4, c.standardTagRoom(4))
-	m.Standard = true
+	m.face.WholeTag = true
 	assert.Greater(t, c.standardTagRoom(4), 1<<30)
-	m.Standard = false
+	m.face.WholeTag = false
 }

@@ -55,9 +55,11 @@ func TestEmptySyncTakesOneBarrier(t *testing.T) {
 	m := newTestMachine(t, 3)
 	steps := make([]int, 3)
 	require.Nil(t, spmd(t, m, func(k kcore) {
-		for step := 0; ; steps[k.Pid()]++ {
+		for step := stepFinish; ; steps[k.Pid()]++ {
 			step = k.SyncStep(step)
-			if step == 0 {
+			if step < 0 {
+				require.Equal(t, StepOver, step)
+				advance(k.Core)
 				break
 			}
 			k.barrier()

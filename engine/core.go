@@ -9,15 +9,16 @@ import (
 // Core is one emulated core's BSP state during a run. Its methods are
 // called from that core's own thread, except the read-only accessors.
 type Core struct {
-	m         *Machine
-	pid       int
-	superstep *atomic.Int32 // may live in C memory, read by the fault reporter
-	pending   *atomic.Int32 // C memory: 1 when the next bsp_sync needs the engine (superstep.go), or nil
-	begun     bool
-	ended     bool
-	comm      commState    // registrations, requests, queues (comm.go)
-	tagMirror *int32       // C copy of comm.tagsize, or nil (reqlog.go)
-	streams   *coreStreams // stream state of this run (stream_core.go)
+	m          *Machine
+	pid        int
+	superstep  *atomic.Int32 // may live in C memory, read by the fault reporter
+	pending    *atomic.Int32 // C memory: 1 when the next bsp_sync needs the engine (superstep.go), or nil
+	begun      bool
+	ended      bool
+	comm       commState    // registrations, requests, queues (comm.go)
+	tagMirror  *int32       // C copy of comm.tagsize, or nil (reqlog.go)
+	modeMirror *int32       // C copy of directMode, or nil (direct.go)
+	streams    *coreStreams // stream state of this run (stream_core.go)
 
 	step       stepCounters                   // statistics of the current superstep (stats.go), when on
 	received   [2]directReceived              // [superstep%2]: direct requests into this core, counted by their senders (stats.go)
@@ -34,6 +35,8 @@ type Mirror struct {
 	Tagsize   *int32        // the tag size (the request log records bsp_send with it)
 	Pending   *atomic.Int32 // 1 when the core's next bsp_sync needs the engine
 	Queue     *QueueState   // the message queue's state (bsmp.go), or nil
+	// DirectMode is what the shim may do on its own (direct.go), or nil
+	DirectMode *int32
 }
 
 // Share makes the core keep the state in mirror up to date.
@@ -44,10 +47,12 @@ func (c *Core) Share(mirror Mirror) {
 	c.mirrorTagsize()
 	c.pending = mirror.Pending
 	c.pending.Store(1)
+	c.modeMirror = mirror.DirectMode
+	c.publishDirectMode()
 	if mirror.Queue != nil {
 		c.comm.queue.share(mirror.Queue)
 		mirror.Queue.WholeTag = 0
-		if c.m.Standard {
+		if c.m.face.WholeTag {
 			mirror.Queue.WholeTag = 1
 		}
 	}
@@ -70,8 +75,8 @@ func (c *Core) Superstep() int { return int(c.superstep.Load()) }
 
 // Begin is the core's bsp_begin.
 func (c *Core) Begin() *Error {
-	if c.m.Standard {
-		return c.errorf("bsp_begin", "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); %s", MixedFaces)
+	if refuse := c.m.face.RefuseCore; refuse != "" {
+		return c.errorf("bsp_begin", "%s", refuse)
 	}
 	if c.begun {
 		return c.errorf("bsp_begin", "called twice")
@@ -84,8 +89,8 @@ func (c *Core) Begin() *Error {
 // End is the core's bsp_end; it reports whether the core must wait for the
 // others (the final barrier of the run).
 func (c *Core) End() (bool, *Error) {
-	if c.m.Standard {
-		return false, c.errorf("bsp_end", "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); %s", MixedFaces)
+	if refuse := c.m.face.RefuseCore; refuse != "" {
+		return false, c.errorf("bsp_end", "%s", refuse)
 	}
 	if c.ended {
 		return false, c.errorf("bsp_end", "called twice")

@@ -19,6 +19,19 @@ import (
 // capi/core_api.c). A message stays in its sender's log, where the engine
 // queues it at the receiver in phase B (queueDirectMessages).
 
+// DirectAnswer is BeginDirect's answer as the C shim takes it
+// (goBeginDirect).
+type DirectAnswer int
+
+const (
+	DirectRefused DirectAnswer = iota
+	DirectAllowed
+	// DirectCounted: allowed, and the shim counts each request for
+	// statistics (CountsDirect), on the same path, so that statistics do
+	// not change what a program computes (overlapping puts end alike).
+	DirectCounted
+)
+
 // DirectKind is a kind of direct request.
 type DirectKind int
 
@@ -74,18 +87,56 @@ func (m *Machine) SetDirectDRMA(d DirectDRMA) {
 	m.comm.direct = d
 }
 
-// BeginDirect tells whether this core's requests of kind may be direct in
-// this superstep, and how many bytes it may log. Not when the engine must
-// see each request: strict checks are the careful mode, and a transport
-// other than shared memory carries them (a core cannot reach into another
-// machine). Statistics do not change the path, lest they change what a
-// program computes (overlapping puts of different cores): the shim counts
-// each direct request instead (CountsDirect).
-func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
+// DirectMode is what a core's C path may do on its own: a bit per kind
+// of request it may carry out directly (1 << kind), and DirectModeCounted
+// when it must count each one (statistics are on: the same path, lest
+// statistics change what a program computes, as overlapping puts of
+// different cores would). The engine decides it (directMode) and
+// publishes it in the core's C table at the start of every run
+// (Mirror.DirectMode), where the shim reads it; the shim never decides.
+type DirectMode int32
+
+// DirectModeCounted is DirectMode's bit for counted requests.
+const DirectModeCounted DirectMode = 1 << 8
+
+// directMode: direct requests of the kinds the transport lets a core make
+// (directAllowed); none when the engine must see each request: strict
+// checks are the careful mode.
+func (c *Core) directMode() DirectMode {
 	mc := &c.m.comm
-	if !c.directAllowed(kind) || mc.direct == nil || mc.checks == CheckStrict {
-		return 0, false
+	if mc.direct == nil || mc.checks == CheckStrict {
+		return 0
 	}
+	var mode DirectMode
+	for kind := DirectPut; kind <= DirectWire; kind++ {
+		if c.directAllowed(kind) {
+			mode |= 1 << kind
+		}
+	}
+	if mode != 0 && c.m.stats.on {
+		mode |= DirectModeCounted
+	}
+	return mode
+}
+
+// publishDirectMode writes the core's mode where the shim reads it (at
+// the start of a run).
+func (c *Core) publishDirectMode() {
+	if c.modeMirror != nil {
+		*c.modeMirror = int32(c.directMode())
+	}
+}
+
+// BeginDirect is the first direct request of kind this core makes in this
+// superstep, which its mode allows: the engine raises its flags and
+// answers how many bytes the core may log (the communication limit). The
+// answer repeats the mode (DirectRefused when it does not allow kind).
+func (c *Core) BeginDirect(kind DirectKind) (budget int, answer DirectAnswer) {
+	mode := c.directMode()
+	if mode&(1<<kind) == 0 {
+		return 0, DirectRefused
+	}
+	mc := &c.m.comm
 	c.comm.direct[kind] = int32(c.Superstep() + 1)
 	if kind == DirectSend {
 		// the engine queues the messages at the receivers (phase B)
@@ -96,12 +147,11 @@ func (c *Core) BeginDirect(kind DirectKind) (budget int, ok bool) {
 	} else {
 		c.flag(c.directFlags(kind))
 	}
-	return mc.limit - c.comm.outBytes, true
+	if mode&DirectModeCounted != 0 {
+		return mc.limit - c.comm.outBytes, DirectCounted
+	}
+	return mc.limit - c.comm.outBytes, DirectAllowed
 }
-
-// CountsDirect tells whether the shim must count each direct request
-// (DirectDRMA.Tally): statistics are on.
-func (c *Core) CountsDirect() bool { return c.m.stats.on }
 
 // LocalMemory is implemented by a transport whose cores in this process
 // share its memory (an MPI world's rank): a core may put to, get from and
@@ -227,12 +277,26 @@ func (c *Core) putsAfterGets() bool {
 	return c.flagged(c.m.comm.directPuts) && (c.flagged(c.m.comm.gets) || c.flagged(c.m.comm.directGets))
 }
 
-// directMessage is the header of a direct message in a sender's log
-// (struct send_entry, capi/direct.h; capi/twins.go checks the layout).
-type directMessage struct{ tagLen, size int32 }
-
-// DirectMessageHeader is the size of directMessage, for capi/twins.go.
-const DirectMessageHeader = unsafe.Sizeof(directMessage{})
+// The entries of the C shim's direct logs (struct put_entry, get_entry
+// and send_entry in capi/engine_defs.h, generated from these: cdefs.go),
+// each followed by its bytes padded to 8. A put and a get have their
+// remote address resolved at the call; a message is read in place by the
+// engine (queueDirectMessages).
+type (
+	directPut struct {
+		target unsafe.Pointer `c:"target"` // the byte the put starts at, in the target core's copy
+		nbytes uintptr        `c:"nbytes"`
+	}
+	directGet struct {
+		source unsafe.Pointer `c:"source"` // the byte the get starts at, in the source core's copy
+		dst    unsafe.Pointer `c:"dst"`
+		nbytes uintptr        `c:"nbytes"`
+	}
+	directMessage struct {
+		tagLen int32 `c:"tag_len"`
+		size   int32 `c:"size"`
+	}
+)
 
 // queueDirectMessages queues the direct messages sent to this core in this
 // superstep, by source pid, then issue order, where their senders keep
@@ -253,3 +317,6 @@ func (c *Core) queueDirectMessages() {
 		}
 	}
 }
+
+// directMessageHeader is the size of a direct message's header.
+const directMessageHeader = unsafe.Sizeof(directMessage{})

@@ -98,28 +98,32 @@ func (k kcore) Sync() bool {
 // (by a misuse: TakeError, or elsewhere).
 func syncLoop(c *Core, b *stopBarrier) bool {
 	engine := c.pending == nil || c.pending.Load() != 0
-	step := 1
+	step := stepPhaseA
 	if engine {
-		step = c.SyncStep(0)
+		step = c.SyncStep(stepFinish)
 	}
-	if step == 0 || !b.Wait() {
+	if step < 0 || !b.Wait() {
 		return false
 	}
+	run := c.SyncStep
 	if !engine && !c.flagged(c.m.comm.flags) {
-		for step = c.syncDirectOnly(); step > 0; step = c.syncStep(step) {
-			if !b.Wait() {
-				return false
-			}
-		}
-		return true
+		run = c.planStep // the shim runs directPlan itself
 	}
-	for step = c.SyncStep(step); step > 0; step = c.SyncStep(step) {
+	for step = run(step); step > 0; step = run(step) {
 		if !b.Wait() {
 			return false
 		}
 	}
-	return c.comm.err == nil
+	if step != StepOver {
+		return false
+	}
+	advance(c)
+	return true
 }
+
+// advance is what the loop does when a sync is over: it advances the
+// superstep counter (capi/core_api.c's superstep_over).
+func advance(c *Core) { c.superstep.Add(1) }
 
 func (k kcore) barrier() bool { return k.run.barrier.Wait() }
 

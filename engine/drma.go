@@ -28,10 +28,6 @@ const (
 	kindGetReply
 )
 
-// KindPut is the record kind of a put, for a shim that packs puts itself
-// (DirectWire).
-const KindPut = kindPut
-
 // WireSlot is this core's registration slot of addr, for a put the shim
 // packs itself (DirectWire); -1 when addr is not registered (the engine's
 // path then reports the put).
@@ -336,9 +332,24 @@ func (c *Core) applyPut(src int, r record) {
 	if _, _, ok := c.variableGood("bsp_put", src, int(r.a), reg.addr, int(r.b), len(r.data), true); !ok {
 		return
 	}
-	copy(bytesAt(addAt(reg.addr, int(r.b)), len(r.data)), r.data)
+	writePut(reg.addr, int(r.b), r.data)
 	if c.m.stats.on {
 		c.countRecv(1, len(r.data), false)
+	}
+}
+
+// writePut writes a put's bytes at offset of a core's copy of a variable:
+// every put the engine applies ends here (the C shim's direct puts end in
+// capi/direct.c's write_put, which the engine runs too, through
+// DirectDRMA.WritePuts).
+func writePut(addr unsafe.Pointer, offset int, data []byte) {
+	switch len(data) { // a word without a call to memmove
+	case 8:
+		*(*[8]byte)(addAt(addr, offset)) = [8]byte(data)
+	case 4:
+		*(*[4]byte)(addAt(addr, offset)) = [4]byte(data)
+	default:
+		copy(bytesAt(addAt(addr, offset), len(data)), data)
 	}
 }
 
@@ -364,14 +375,7 @@ func (c *Core) applyPuts(src int, b *Block) {
 				return
 			}
 		}
-		switch n { // a word without a call to memmove
-		case 8:
-			*(*[8]byte)(addAt(addr, offset)) = [8]byte(data)
-		case 4:
-			*(*[4]byte)(addAt(addr, offset)) = [4]byte(data)
-		default:
-			copy(bytesAt(addAt(addr, offset), n), data)
-		}
+		writePut(addr, offset, data)
 	}
 }
 
@@ -390,7 +394,7 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 	if err != nil {
 		return err
 	}
-	copy(bytesAt(addAt(reg.addr, offset), nbytes), bytesAt(src, nbytes))
+	writePut(reg.addr, offset, bytesAt(src, nbytes))
 	return nil
 }
 

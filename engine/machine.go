@@ -83,6 +83,7 @@ type Machine struct {
 	// while no core runs, so cores read it without the lock.
 	Standard bool
 	saved    standardSaved // the EBSP host's state during such a section
+	face     Face          // what the face that owns the machine says (face.go)
 }
 
 // Abort records the first bsp_abort or fatal error of a run.
@@ -105,7 +106,7 @@ func (a *Abort) Report() string {
 
 // NewMachine returns an idle machine with the given mesh.
 func NewMachine(mesh emesh.Mesh) *Machine {
-	m := &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}}
+	m := &Machine{mesh: mesh, registered: map[string]unsafe.Pointer{}, face: Face{RunName: "run %d"}}
 	m.comm.setChecks(CheckBoard)
 	return m
 }
@@ -148,8 +149,8 @@ func (m *Machine) RegisterKernel(name string, fn unsafe.Pointer) error {
 func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.Standard {
-		return Kernel{}, m.mixedInStandard("bsp_init")
+	if err := m.refusedHost("bsp_init"); err != nil {
+		return Kernel{}, err
 	}
 	if m.state != HostIdle {
 		return Kernel{}, ErrInitTwice
@@ -171,8 +172,8 @@ func (m *Machine) Init(name string, dirs []string) (Kernel, error) {
 func (m *Machine) Begin(nprocs int) (Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.Standard {
-		return Kernel{}, m.mixedInStandard("bsp_begin")
+	if err := m.refusedHost("bsp_begin"); err != nil {
+		return Kernel{}, err
 	}
 	if m.state != HostInitialized {
 		return Kernel{}, ErrBeginOrder
@@ -239,6 +240,9 @@ func (m *Machine) StartRun() error {
 		return err
 	}
 	m.startStats()
+	for _, c := range m.cores {
+		c.publishDirectMode() // after the checks, the transport and statistics are set
+	}
 	m.runs++
 	m.state = HostRunning
 	return nil

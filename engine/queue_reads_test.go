@@ -34,7 +34,7 @@ func (c *Core) HPMove() (tag, payload unsafe.Pointer, size int) { return c.comm.
 // whose messages keep the tag size of the superstep that sent them (a
 // change made in that superstep applies to messages sent after the sync).
 func (c *Core) standardTagRoom(inForce int) int {
-	if c.m.Standard {
+	if c.m.face.WholeTag {
 		return math.MaxInt
 	}
 	return inForce

@@ -89,8 +89,8 @@ func (m *Machine) StallReportOf(header string, place func(pid int) (Where, int))
 	lines := []string{header}
 	for _, k := range keys {
 		place := k.w.String()
-		if m.Standard && k.w == WhereFinished {
-			place = "returned from its SPMD function without bsp_end"
+		if k.w == WhereFinished && m.face.Finished != "" {
+			place = m.face.Finished
 		}
 		lines = append(lines, fmt.Sprintf("  %s %s (superstep %d)", pidList(groups[k]), place, k.step))
 	}

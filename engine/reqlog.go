@@ -9,7 +9,7 @@ import "unsafe"
 // rules stay in the engine: each entry goes through Put, Get or Send, which
 // check and pack it exactly as a direct call would.
 //
-// Layout (capi/reqlog.h): entries back to back, each a logEntry followed by
+// Layout (defined here, written by capi/reqlog.c): entries back to back, each a logEntry followed by
 // its inline bytes (put: the source bytes; send: tag then payload) padded
 // to a multiple of 8.
 
@@ -20,30 +20,19 @@ const (
 	LogSend = 3
 )
 
-// logEntry mirrors struct reqlog_entry of capi/reqlog.h (capi/twins.go
-// checks the two agree when the library compiles).
+// logEntry is a request's header in the log; the C shim writes it as
+// struct reqlog_entry, generated from it (cdefs.go).
 type logEntry struct {
-	kind     uint32
-	pid      int32
-	offset   int32 // put, get: offset in the variable; send: tag bytes
-	nbytes   int32 // put, get: bytes; send: payload bytes
-	variable unsafe.Pointer
-	dst      unsafe.Pointer
+	kind     uint32         `c:"kind"`     // LogPut, LogGet, LogSend
+	pid      int32          `c:"pid"`      // target (put, send) or source (get) core
+	offset   int32          `c:"offset"`   // put, get: offset in the variable; send: tag bytes
+	nbytes   int32          `c:"nbytes"`   // put, get: bytes; send: payload bytes
+	variable unsafe.Pointer `c:"variable"` // put: destination variable; get: source variable
+	dst      unsafe.Pointer `c:"dst"`      // get: where the bytes go
 }
 
 // LogEntrySize is the size of an entry header.
 const LogEntrySize = int(unsafe.Sizeof(logEntry{}))
-
-// The offsets of logEntry's fields, which capi/twins.go compares with
-// struct reqlog_entry's when it compiles.
-const (
-	LogEntryKind     = unsafe.Offsetof(logEntry{}.kind)
-	LogEntryPid      = unsafe.Offsetof(logEntry{}.pid)
-	LogEntryOffset   = unsafe.Offsetof(logEntry{}.offset)
-	LogEntryNbytes   = unsafe.Offsetof(logEntry{}.nbytes)
-	LogEntryVariable = unsafe.Offsetof(logEntry{}.variable)
-	LogEntryDst      = unsafe.Offsetof(logEntry{}.dst)
-)
 
 // DrainLog feeds the n bytes of request log at log to the engine in issue
 // order and returns how many it took. It stops at the first misuse and

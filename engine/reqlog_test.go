@@ -56,14 +56,6 @@ func (w *logWriter) drain(c *Core) *Error {
 
 func int64Bytes(v int64) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(&v)), 8) }
 
-func TestLogEntryLayoutMatchesReqlogH(t *testing.T) {
-	var e logEntry
-	ptr := unsafe.Sizeof(e.variable) // 8, or 4 in the 32-bit build
-	assert.Equal(t, int(16+2*ptr), LogEntrySize)
-	assert.Equal(t, []uintptr{0, 4, 8, 12, 16, 16 + ptr}, []uintptr{unsafe.Offsetof(e.kind), unsafe.Offsetof(e.pid),
-		unsafe.Offsetof(e.offset), unsafe.Offsetof(e.nbytes), unsafe.Offsetof(e.variable), unsafe.Offsetof(e.dst)})
-}
-
 // Logged requests act like direct calls: puts by source pid then issue
 // order (a direct put after the drained log comes last), gets see the
 // values from before the puts, messages keep their order and tags.

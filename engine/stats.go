@@ -166,11 +166,12 @@ func (c *Core) countDirect() {
 }
 
 // countReceived takes what cores of this process put and sent into this
-// core by direct requests in the superstep whose sync it just completed.
+// core by direct requests in the superstep whose sync it just completed
+// (its counter not advanced yet).
 // The parity keeps them apart from the next superstep's, which a fast
 // sender may count before this core leaves.
 func (c *Core) countReceived() {
-	putBytes, msgs, msgBytes := c.received[(c.Superstep()-1)%2].take()
+	putBytes, msgs, msgBytes := c.received[c.Superstep()%2].take()
 	c.countRecv(0, putBytes, false)
 	c.countRecv(msgs, msgBytes, true)
 }
@@ -439,10 +440,7 @@ type traceEvent struct {
 // process, at offset (µs) on the trace's clock.
 func (m *Machine) TraceEvents(offset float64) []any {
 	run := m.runs
-	name := fmt.Sprintf("ebsp_spmd run %d", run)
-	if m.Standard {
-		name = fmt.Sprintf("BSPlib section %d", run)
-	}
+	name := fmt.Sprintf(m.face.RunName, run)
 	ev := []any{traceEvent{Name: "process_name", Ph: "M", Pid: run, Args: map[string]any{"name": name}}}
 	for pid, rec := range m.stats.cores {
 		ev = append(ev, traceEvent{Name: "thread_name", Ph: "M", Pid: run, Tid: pid, Args: map[string]any{"name": fmt.Sprintf("core %02d", pid)}})

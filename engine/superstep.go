@@ -18,8 +18,8 @@ import "sync/atomic"
 //	   each core reads its direct gets' sources, -- barrier -- writes
 //	   their destinations (step 5), -- barrier -- writes its direct puts
 //	   (step 3), -- barrier -- and the sync ends (step 4), each step only
-//	   if some core made such requests: the board's sync, which the C
-//	   shim's loop runs without a call into Go.
+//	   if some core made such requests: the board's sync, a plan of steps
+//	   (directPlan) that the C shim's loop runs without a call into Go.
 //	   Else phase A: core 0 checks that registrations and tag sizes agree;
 //	   every core serves the get requests sent to it, reading the sources
 //	   into replies, and reads its direct gets' sources, so every get sees
@@ -36,7 +36,8 @@ import "sync/atomic"
 //	   bytes.
 //	   -- barrier --
 //	4  every core empties its blocks; the next superstep may reuse buffers
-//	   and use bsp_hpput safely.
+//	   and use bsp_hpput safely. The sync is over (StepOver): the caller
+//	   advances the superstep counter.
 //
 // The lanes of the transport, in the order a sync delivers them.
 const (
@@ -52,20 +53,23 @@ const (
 type syncFlags = [2]atomic.Int32
 
 // SyncStep runs step of bsp_sync on this core. It returns the next step:
-// the caller waits at a barrier of all cores and calls SyncStep with it, or
-// stops when it returns 0. After a misuse it returns 0 and TakeError
-// returns the error, which ends the run.
+// the caller waits at a barrier of all cores and calls SyncStep with it;
+// StepOver when the sync is complete, and the caller advances the
+// superstep counter (the only place that does: the loop of
+// capi/core_api.c's bsp_sync, which also runs syncs without the engine);
+// StepFailed after a misuse, which TakeError returns and which ends the
+// run.
 func (c *Core) SyncStep(step int) int {
-	if !c.m.stats.on {
-		return c.syncStep(step)
-	}
-	if step == 0 {
+	if c.m.stats.on && step == stepFinish {
 		c.stepArrived()
 	}
 	next := c.syncStep(step)
-	if next == 0 && c.comm.err == nil {
-		c.countReceived()
-		c.stepLeft()
+	if next == StepOver {
+		c.endSuperstep()
+		if c.m.stats.on {
+			c.countReceived()
+			c.stepLeft()
+		}
 	}
 	return next
 }
@@ -77,14 +81,21 @@ const (
 	stepPhaseB        // 2
 	stepPuts          // 3: direct puts after the get destinations
 	stepDone          // 4
-	stepGets          // direct gets' destinations, when only direct requests were made
+	stepGets          // 5: direct gets' destinations, when only direct requests were made
+	stepCount         // the steps a plan indexes
 )
 
-// FirstLocalStep is the first step that touches memory of this process
+// StepOver and StepFailed end the loop of the sync's steps (SyncStep).
+const (
+	StepOver   = -1
+	StepFailed = -2
+)
+
+// firstLocalStep is the first step that touches memory of this process
 // only (direct requests reach its cores only; the end empties its own
 // blocks): the barrier before it and those after need no round with other
 // processes (capi/core_api.c).
-const FirstLocalStep = stepPuts
+const firstLocalStep = stepPuts
 
 func (c *Core) syncStep(step int) int {
 	switch step {
@@ -95,26 +106,103 @@ func (c *Core) syncStep(step int) int {
 	case stepPhaseB:
 		c.syncPhaseB()
 		if c.comm.err != nil {
-			return 0
+			return StepFailed
 		}
 		if c.putsAfterGets() {
 			return stepPuts
 		}
 		c.writeDirectPuts()
 		return stepDone
-	case stepGets:
-		c.writeDirectGets()
-		if c.flagged(c.m.comm.directPuts) {
-			return stepPuts
-		}
-		return stepDone
-	case stepPuts:
-		c.writeDirectPuts()
-		return stepDone
+	case stepGets, stepPuts:
+		return c.planStep(step)
 	default:
-		c.syncDone()
-		return 0
+		return c.planStep(stepDone)
 	}
+}
+
+// syncAction is what a core does in one step of a plan (directPlan).
+type syncAction uint8
+
+const (
+	actNone syncAction = iota
+	actReadGets
+	actWriteGets
+	actWritePuts
+	actEnd // syncDone: nothing to do for a core the engine has no state of in this superstep
+)
+
+// planStep is one step of a plan: its action, then the step after it.
+type planStep struct {
+	action syncAction `c:"action"`
+	next   int32      `c:"next"`
+}
+
+// The index of directPlan: whether some core made direct gets, direct
+// puts in this superstep (their flags).
+const (
+	planGets = 1
+	planPuts = 2
+)
+
+// directPlan[flags][step] is the plan of the steps from step on of a sync
+// in which nobody communicated but by direct requests: the board's sync.
+// Each core reads its direct gets' sources; -- barrier -- writes their
+// destinations; -- barrier -- writes its direct puts; -- barrier -- and the
+// sync is over, each step only if some core made such requests. Its
+// stepPuts and stepDone are those of every sync. The C shim runs the same
+// table (generated into capi/engine_defs.h) when its core needs nothing of
+// the engine, with no call into Go.
+var directPlan = func() (plan [4][stepCount]planStep) {
+	for f := range plan {
+		p := &plan[f]
+		for s := range p {
+			p[s] = planStep{actNone, StepFailed} // not a step of such a sync
+		}
+		afterGets := int32(stepDone)
+		if f&planPuts != 0 {
+			afterGets = stepPuts
+		}
+		switch {
+		case f&planGets != 0:
+			p[stepPhaseA] = planStep{actReadGets, stepGets}
+		case f&planPuts != 0:
+			p[stepPhaseA] = planStep{actWritePuts, stepDone}
+		default:
+			p[stepPhaseA] = planStep{actNone, StepOver} // an empty sync: one barrier
+		}
+		p[stepGets] = planStep{actWriteGets, afterGets}
+		p[stepPuts] = planStep{actWritePuts, stepDone}
+		p[stepDone] = planStep{actEnd, StepOver}
+	}
+	return plan
+}()
+
+// planIndex is the index of directPlan for this superstep.
+func (c *Core) planIndex() int {
+	f := 0
+	if c.flagged(c.m.comm.directGets) {
+		f |= planGets
+	}
+	if c.flagged(c.m.comm.directPuts) {
+		f |= planPuts
+	}
+	return f
+}
+
+// planStep runs step of directPlan and returns the next.
+func (c *Core) planStep(step int) int {
+	p := directPlan[c.planIndex()][step]
+	switch p.action {
+	case actReadGets:
+		c.readDirectGets()
+	case actWriteGets:
+		c.writeDirectGets()
+	case actWritePuts:
+		c.writeDirectPuts()
+	case actEnd:
+		c.syncDone()
+	}
+	return int(p.next)
 }
 
 // TakeError returns (and forgets) the misuse found by the last SyncStep.
@@ -126,7 +214,7 @@ func (c *Core) TakeError() *Error {
 
 func (c *Core) fail(err *Error) int {
 	c.comm.err = err
-	return 0
+	return StepFailed
 }
 
 // flag records in f that something happened in this superstep.
@@ -173,14 +261,14 @@ func (c *Core) syncFinishRequests() int {
 	c.sendRegMirror()
 	c.takeWired()
 	if cs.err != nil {
-		return 0
+		return StepFailed
 	}
 	if cs.active {
 		t := c.m.comm.transport
 		t.Post(laneRequests, c.pid)
 		t.Post(laneData, c.pid)
 	}
-	return 1
+	return stepPhaseA
 }
 
 func (c *Core) syncPhaseA() int {
@@ -189,7 +277,7 @@ func (c *Core) syncPhaseA() int {
 		if c.m.comm.atOnce {
 			c.forgetPopped() // no core serves a get or applies a put in this sync
 		}
-		return c.syncDirectOnly()
+		return c.planStep(stepPhaseA)
 	}
 	c.deliver(laneRequests)
 	c.readDirectGets()
@@ -199,26 +287,10 @@ func (c *Core) syncPhaseA() int {
 		}
 	}
 	if c.comm.err != nil {
-		return 0
+		return StepFailed
 	}
 	c.m.comm.transport.Post(laneReplies, c.pid)
-	return 2
-}
-
-// syncDirectOnly is step 1 when nobody needs the engine in this superstep:
-// the direct requests' steps, if any, with the barriers of the shim's fast
-// path (capi/core_api.c fast_sync_direct).
-func (c *Core) syncDirectOnly() int {
-	if c.flagged(c.m.comm.directGets) {
-		c.readDirectGets()
-		return stepGets
-	}
-	if c.flagged(c.m.comm.directPuts) {
-		c.writeDirectPuts()
-		return stepDone
-	}
-	c.endSuperstep()
-	return 0
+	return stepPhaseB
 }
 
 func (c *Core) syncPhaseB() {
@@ -244,13 +316,11 @@ func (c *Core) syncDone() {
 	c.m.comm.transport.Reset(c.pid)
 	c.comm.outBytes = 0
 	c.comm.active = false
-	c.endSuperstep()
 }
 
-// endSuperstep counts a completed bsp_sync (the C shim counts the syncs it
-// completes without the engine itself, in the same counter).
+// endSuperstep ends a completed bsp_sync on the engine's side (the
+// caller then advances the counter, SyncStep).
 func (c *Core) endSuperstep() {
-	c.superstep.Add(1)
 	if n, _ := c.comm.queue.size(); n > 0 || c.m.stats.on {
 		c.needSync() // the next sync drops these messages, or counts
 	}

@@ -31,8 +31,17 @@ type Kind uint32
 // maxKinds bounds the kinds a block counts.
 const maxKinds = 8
 
-// recHeader is the size of a record header: kind, two arguments, length.
-const recHeader = 16
+// recordHeader is a record's header in a block: its kind, two arguments
+// and the payload's length (the C shim packs records in it, cdefs.go).
+type recordHeader struct {
+	kind   uint32 `c:"kind"`
+	a      uint32 `c:"a"`
+	b      uint32 `c:"b"`
+	length uint32 `c:"length"`
+}
+
+// recHeader is the size of a record header.
+const recHeader = int(unsafe.Sizeof(recordHeader{}))
 
 // record is one record as a receiver sees it.
 type record struct {

@@ -585,8 +585,8 @@ static inline int bl_range(struct ebsp_core *self, const char *call, size_t offs
 }
 
 /* The core of a section when pid, offset and size are ints: the calls'
- * inline fast paths (direct.h) may take the request without its checks,
- * which those paths make themselves, or hand it on. */
+ * dispatchers (put_request..., direct.h) may take the request without
+ * the face's checks, which those paths make themselves. */
 static inline struct ebsp_core *bl_fast_core(unsigned int pid, size_t offset, size_t size)
 {
     struct ebsp_core *self = ebsp_self;
@@ -596,13 +596,15 @@ static inline struct ebsp_core *bl_fast_core(unsigned int pid, size_t offset, si
 void bsplib_put(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
 {
     struct ebsp_core *fast = bl_fast_core(pid, offset, size);
-    if (fast && put_fast(fast, (int)pid, source, (void *)destination, (int)offset, (int)size))
+    if (fast) {
+        put_request(fast, (int)pid, source, (void *)destination, (int)offset, (int)size);
         return;
+    }
     struct ebsp_core *self = bl_core("bsp_put");
     int off, n;
     int target;
     if (self && bl_pid(self, "bsp_put", pid, &target) && bl_range(self, "bsp_put", offset, size, &off, &n))
-        bsp_put(target, source, (void *)destination, off, n);
+        put_request(self, target, source, (void *)destination, off, n);
 }
 
 void bsplib_put_int(int pid, const void *source, const void *destination, int offset, int size)
@@ -629,13 +631,15 @@ void bsplib_hpput_int(int pid, const void *source, const void *destination, int 
 void bsplib_get(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
 {
     struct ebsp_core *fast = bl_fast_core(pid, offset, size);
-    if (fast && direct_get_fast(fast, (int)pid, source, (int)offset, destination, (int)size))
+    if (fast) {
+        get_request(fast, (int)pid, source, (int)offset, destination, (int)size);
         return;
+    }
     struct ebsp_core *self = bl_core("bsp_get");
     int off, n;
     int target;
     if (self && bl_pid(self, "bsp_get", pid, &target) && bl_range(self, "bsp_get", offset, size, &off, &n))
-        bsp_get(target, source, off, destination, n);
+        get_request(self, target, source, off, destination, n);
 }
 
 void bsplib_get_int(int pid, const void *source, int offset, void *destination, int size)
@@ -704,13 +708,15 @@ void bsplib_set_tagsize_int(int *size)
 void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t size)
 {
     struct ebsp_core *fast = bl_fast_core(pid, 0, size);
-    if (fast && send_fast(fast, (int)pid, tag, payload, (int)size))
+    if (fast) {
+        send_request(fast, (int)pid, tag, payload, (int)size);
         return;
+    }
     struct ebsp_core *self = bl_core("bsp_send");
     int n;
     int target;
     if (self && bl_pid(self, "bsp_send", pid, &target) && bl_int(self, "bsp_send", "size", size, &n))
-        bsp_send(target, tag, payload, n);
+        send_request(self, target, tag, payload, n);
 }
 
 void bsplib_send_int(int pid, const void *tag, const void *payload, int size)

@@ -11,3 +11,16 @@ package bsplib
 #cgo CFLAGS: -I${SRCDIR}/../../include -std=gnu99 -O2 -Wall -Wextra -Wno-unused-parameter -ftls-model=initial-exec
 */
 import "C"
+
+import "libebsp/engine"
+
+// Face is what a BSPlib section tells the engine (engine.Face): bsp.h's
+// bsp_get_tag copies the whole tag; the reports speak of a program
+// without a host; the EBSP face's calls are refused meanwhile.
+var Face = engine.Face{
+	RunName:    "BSPlib section %d",
+	WholeTag:   true,
+	Finished:   "returned from its SPMD function without bsp_end",
+	RefuseHost: "a BSPlib SPMD section (bsp.h) is running; " + engine.MixedFaces,
+	RefuseCore: "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); " + engine.MixedFaces,
+}
