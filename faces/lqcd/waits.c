@@ -1,0 +1,219 @@
+/*
+ * Waiting for channels: waitFor, waitForMultiple, and why a wait has not
+ * ended (explain).
+ */
+#include "lqcd_face.h"
+
+/* Why ch (in flight) has not completed; fills err. Returns 1 when it never
+ * can (the other side left), 0 when it may still. */
+/* What ch (in flight) waits for, in what (size bytes); returns 1 when it
+ * never can complete (the other side left), with *codep its error. */
+int lq_explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep)
+{
+    int hopeless = 0, code = LQCD_ERR_TIMEOUT;
+    if (ch->magic == SEND_MAGIC && ch->rank >= 0) {
+        snprintf(what, size,
+                 "the send to buffer %d of core %d (MPI rank %d) is pending: core %d has not declared or not armed it",
+                 ch->name, ch->remote, ch->rank, ch->remote);
+    } else if (ch->magic == SEND_MAGIC) {
+        int host = ch->remote;
+        hopeless = lq_gone(host);
+        const char *left = atomic_load(&lq.cores[host].shut) ? "shut down" : "left its kernel";
+        if (!atomic_load(&ch->target)) {
+            code = hopeless ? LQCD_ERR_NO_BUFFER : code;
+            if (hopeless)
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not declared it",
+                         ch->name, host, host);
+        } else {
+            code = hopeless ? LQCD_ERR_PARTNER : code;
+            if (hopeless)
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without arming it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
+                         ch->name, host, host);
+        }
+    } else {
+        int others = 0, alive = 0;
+        for (int p = 0; p < lq.n; p++)
+            if (p != ch->owner) {
+                others++;
+                alive += !lq_gone(p);
+            }
+        hopeless = others == 0 || alive == 0;
+        code = hopeless ? LQCD_ERR_PARTNER : code;
+        /* the lowest 6 sender pids, in order: the same text whatever the
+           order in which the senders declared */
+        int lowest[6], k = 0;
+        struct lqcd_core *c = &lq.cores[ch->owner];
+        pthread_mutex_lock(&c->dir_lock);
+        for (struct lqcd_chan *s = ch->senders; s; s = s->sender_next, k++) {
+            int at = k < 6 ? k : 6;
+            while (at > 0 && lowest[at - 1] > s->owner) {
+                if (at < 6)
+                    lowest[at] = lowest[at - 1];
+                at--;
+            }
+            if (at < 6)
+                lowest[at] = s->owner;
+        }
+        pthread_mutex_unlock(&c->dir_lock);
+        char senders[64] = "";
+        for (int i = 0; i < k && i < 6; i++)
+            snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", i ? "," : "", lowest[i]);
+        if (k == 0 && lq.ranks)
+            snprintf(what, size,
+                     "nothing arrived in buffer %d of core %d: no core of its MPI rank declared a send to it, "
+                     "and nothing came from the other ranks", ch->name, ch->owner);
+        else if (k == 0)
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
+                     ch->name, ch->owner, hopeless ? " and all others left" : "");
+        else
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
+                     ch->name, ch->owner, k > 1 ? "s" : "", senders, k > 6 ? ",..." : "",
+                     hopeless ? " (all left)" : "");
+    }
+    *codep = code;
+    return hopeless;
+}
+
+static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+{
+    char what[ERR_MAX - 40];
+    int code;
+    int hopeless = lq_explain_text(ch, what, sizeof what, &code);
+    if (hopeless)
+        lq_seterr(code, "%s: %s", call, what);
+    else if (timed_out)
+        lq_seterr(code, "%s: %d ms passed; %s", call, ms, what);
+    return hopeless;
+}
+
+/* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
+int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok)
+{
+    struct ebsp_core *self = ebsp_self; /* read once: a coroutine core may resume on another thread */
+    int pid = self->pid;
+    struct lqcd_core *c = &lq.cores[pid];
+    uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
+    uint64_t last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
+    int first = 0; /* v[0..first) are complete */
+    for (int round = 0;; round++) {
+        unsigned ev = atomic_load(&c->ev);
+        lq_poll();
+        for (; first < n; first++) {
+            int r = lq_status(v[first], call, idle_ok);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                break;
+        }
+        if (first == n)
+            return 1;
+        if (sched_stopped()) {
+            lq_seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
+            return -1;
+        }
+        if (ms == 0) {
+            explain(v[first], call, ms, 1);
+            return 0;
+        }
+        if (round < SPIN_YIELDS) {
+            sched_pause();
+            continue;
+        }
+        if (lq.ranks && ebsp_now_ns() - begun < POLL_SPIN_NS) {
+            /* the partner may be a process waiting for this CPU: a
+               coroutine's worker gives it up too (else 1 ms per halo at 2 x 8) */
+            sched_pause();
+            sched_yield();
+            continue;
+        }
+        if (explain(v[first], call, ms, 0))
+            return -1;
+        long slice = SLICE_MS;
+        if (ms > 0) {
+            uint64_t now = ebsp_now_ns();
+            if (now >= deadline) {
+                explain(v[first], call, ms, 1);
+                return 0;
+            }
+            uint64_t left = (deadline - now + 999999u) / 1000000u; /* up to INT_MAX ms: not a 32-bit long */
+            slice = left < (uint64_t)slice ? (long)left : slice;
+        }
+        atomic_store(&c->sleeping, 1);
+        atomic_store(&c->waited, v[first]);
+        atomic_store(&c->wait_call, call);
+        if (ms < 0) /* a wait with a limit ends by itself: no deadlock */
+            atomic_fetch_add(&c->wait_seq, 1); /* odd: asleep, for the deadlock check */
+        self->sched.where = WHERE_LQCD_WAIT;
+        if (lq_status(v[first], call, idle_ok) == 0) {
+            /* every core blocked for good: reported, the run stops (a look
+               at every core: at the first sleep of a wait, then every
+               DEADLOCK_LOOK_NS) */
+            uint64_t now = ebsp_now_ns();
+            if (!lq.ranks && ms < 0 && now - last_look >= DEADLOCK_LOOK_NS) {
+                last_look = now;
+                lq_deadlock_check();
+            }
+            /* a coroutine core parks, its worker free for the other cores
+               (polling by yielding made a 64 KiB halo exchange 13x slower
+               than threads: the pollers kept every worker busy) */
+            /* across ranks this core looks for messages itself */
+            if (!sched_stopped())
+                sched_wait(&c->ev, ev, lq.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
+        }
+        self->sched.where = WHERE_RUNNING;
+        if (ms < 0)
+            atomic_fetch_add(&c->wait_seq, 1); /* even: awake */
+        atomic_store(&c->sleeping, 0);
+    }
+}
+
+int waitFor(void *opaque, int milliseconds)
+{
+    struct lqcd_chan *ch = lq_chan_of(opaque, "waitFor");
+    if (!ch)
+        return -1;
+    int st = atomic_load(&ch->state);
+    if (st == CH_DONE)
+        return 1; /* the common case: no more work */
+    int r = lq_wait_all(&ch, 1, milliseconds, "waitFor", 0);
+    if (r < 0)
+        sched_leave_if_stopped();
+    return r;
+}
+
+int waitForMultiple(void *opaque[], int count, int milliseconds)
+{
+    if (count < 0 || (count > 0 && !opaque)) {
+        lq_seterr(LQCD_ERR_ARG, "waitForMultiple: %s", count < 0 ? "negative count" : "NULL array");
+        return -1;
+    }
+    if ((size_t)count > SIZE_MAX / sizeof *opaque) { /* 32-bit: the bytes do not fit in a size_t */
+        lq_seterr(LQCD_ERR_ARG, "waitForMultiple: %d handles do not fit in the address space", count);
+        return -1;
+    }
+    if (!lq_check_memory("waitForMultiple", "the array of handles", opaque, (size_t)count * sizeof *opaque, 0))
+        return -1;
+    enum { ON_STACK = 64 };
+    struct lqcd_chan *local[ON_STACK], **v = local;
+    if (count > ON_STACK && !(v = malloc((size_t)count * sizeof *v))) {
+        lq_seterr(LQCD_ERR_NOMEM, "waitForMultiple: out of memory");
+        return -1;
+    }
+    int r = 1;
+    for (int i = 0; i < count && r == 1; i++)
+        if (!(v[i] = lq_chan_of(opaque[i], "waitForMultiple")))
+            r = -1;
+    if (r == 1)
+        r = lq_wait_all(v, count, milliseconds, "waitForMultiple", 0);
+    if (v != local)
+        free(v);
+    if (r < 0)
+        sched_leave_if_stopped();
+    return r;
+}
