@@ -1,8 +1,83 @@
 /*
- * Deadlocks of LQCD waits: every core blocked for good, some in an LQCD
- * wait that no core can end.
+ * Why an LQCD wait has not ended (explain_text), and deadlocks of LQCD
+ * waits: every core blocked for good, some in an LQCD wait that no core
+ * can end.
  */
 #include "lqcd_face.h"
+
+/* What ch (in flight) waits for, in what (size bytes); returns 1 when it
+ * never can complete (the other side left), with *codep its error. */
+int lq_explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep)
+{
+    int hopeless = 0, code = LQCD_ERR_TIMEOUT;
+    if (ch->magic == SEND_MAGIC && ch->rank >= 0) {
+        snprintf(what, size,
+                 "the send to buffer %d of core %d (MPI rank %d) is pending: core %d has not declared or not armed it",
+                 ch->name, ch->remote, ch->rank, ch->remote);
+    } else if (ch->magic == SEND_MAGIC) {
+        int host = ch->remote;
+        hopeless = lq_gone(host);
+        const char *left = atomic_load(&lq.cores[host].shut) ? "shut down" : "left its kernel";
+        if (!atomic_load(&ch->target)) {
+            code = hopeless ? LQCD_ERR_NO_BUFFER : code;
+            if (hopeless)
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without declaring it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not declared it",
+                         ch->name, host, host);
+        } else {
+            code = hopeless ? LQCD_ERR_PARTNER : code;
+            if (hopeless)
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d %s without arming it",
+                         ch->name, host, host, left);
+            else
+                snprintf(what, size, "the send to buffer %d of core %d is pending: core %d has not armed it (startReceive)",
+                         ch->name, host, host);
+        }
+    } else {
+        int others = 0, alive = 0;
+        for (int p = 0; p < lq.n; p++)
+            if (p != ch->owner) {
+                others++;
+                alive += !lq_gone(p);
+            }
+        hopeless = others == 0 || alive == 0;
+        code = hopeless ? LQCD_ERR_PARTNER : code;
+        /* the lowest 6 sender pids, in order: the same text whatever the
+           order in which the senders declared */
+        int lowest[6], k = 0;
+        struct lqcd_core *c = &lq.cores[ch->owner];
+        pthread_mutex_lock(&c->dir_lock);
+        for (struct lqcd_chan *s = ch->senders; s; s = s->sender_next, k++) {
+            int at = k < 6 ? k : 6;
+            while (at > 0 && lowest[at - 1] > s->owner) {
+                if (at < 6)
+                    lowest[at] = lowest[at - 1];
+                at--;
+            }
+            if (at < 6)
+                lowest[at] = s->owner;
+        }
+        pthread_mutex_unlock(&c->dir_lock);
+        char senders[64] = "";
+        for (int i = 0; i < k && i < 6; i++)
+            snprintf(senders + strlen(senders), sizeof senders - strlen(senders), "%s%d", i ? "," : "", lowest[i]);
+        if (k == 0 && lq.ranks)
+            snprintf(what, size,
+                     "nothing arrived in buffer %d of core %d: no core of its MPI rank declared a send to it, "
+                     "and nothing came from the other ranks", ch->name, ch->owner);
+        else if (k == 0)
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no core declared a send to it%s",
+                     ch->name, ch->owner, hopeless ? " and all others left" : "");
+        else
+            snprintf(what, size, "nothing arrived in buffer %d of core %d: no send started by core%s %s%s%s",
+                     ch->name, ch->owner, k > 1 ? "s" : "", senders, k > 6 ? ",..." : "",
+                     hopeless ? " (all left)" : "");
+    }
+    *codep = code;
+    return hopeless;
+}
 
 /* ---- deadlocks of LQCD waits ---- */
 

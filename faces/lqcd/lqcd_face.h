@@ -43,6 +43,13 @@
  * slots (and arrays) of every rank after the barrier, so the sums run
  * over the same values in the same core order: the same bits in every
  * layout.
+ *
+ * Files, each calling only those listed before it: checks.c (errors, live
+ * handles, argument checks), run.c (the per-run state), channels.c (the
+ * mechanics of channels within the process), deadlock.c (why a wait has
+ * not ended; deadlocks), ranks.c (across ranks, on the world's messages:
+ * shim.h), channel_calls.c (declare, start, test), waits.c, machine.c
+ * (the machine and the grid), collectives.c (and the broadcast).
  */
 #ifndef EBSP_FACES_LQCD_H
 #define EBSP_FACES_LQCD_H
@@ -51,7 +58,6 @@
 #define _GNU_SOURCE
 #endif
 #include "../../capi/shim.h"
-#include "../../world/mpi/mpi.h"
 
 #include <lqcd_msg.h>
 
@@ -117,12 +123,12 @@ struct lqcd_chan {
     int rank;                         /* send: the receiver's rank, staged: the sender's; -1 within this rank */
     int id;                           /* send: its index in lq.wired; staged: the sender's */
     struct wire_head *head;           /* send: sent before the bytes; staged: the message (malloc'd) */
-    struct mpiw_send *wire;           /* send: the persistent MPI send */
+    struct world_send *wire;          /* send: the persistent send to the other process */
 };
 
 /* What goes between ranks: a send's bytes after a DATA head; a REFUSED
  * head back when they cannot be taken (err: why). */
-enum { WIRE_DATA = 1, WIRE_REFUSED, WIRE_TAG = MPIW_TAG_LQCD };
+enum { WIRE_DATA = 1, WIRE_REFUSED };
 struct wire_head {
     int32_t kind, src, dst, name, nbytes, id, err, pad;
 };
@@ -265,7 +271,8 @@ static inline void lq_spin_unlock(atomic_flag *f)
     atomic_flag_clear_explicit(f, memory_order_release);
 }
 
-/* checks.c */
+/* The files call down this list, never up (gotests: no circle of files).
+ * checks.c: errors, the live handles, argument checks */
 __attribute__((format(printf, 2, 3))) void lq_seterr(int no, const char *format, ...);
 int lq_handle_add(struct lqcd_chan *ch);
 void lq_handles_free(void);
@@ -274,35 +281,44 @@ int lq_check_memory(const char *call, const char *what, const void *p, size_t n,
 int lq_check_buffer(const char *call, const void *buffer, int nbytes, int write);
 struct lqcd_chan *lq_chan_of(void *opaque, const char *call);
 
-/* run.c */
+/* run.c: the per-run state */
 void lq_free_staged(struct lqcd_chan *st);
 int lq_gone(int pid);
 
-/* channels.c */
+/* channels.c: the mechanics of channels within this process */
 void lq_notify(int pid);
 struct lqcd_chan *lq_new_chan(struct lqcd_core *c, uint32_t magic, int owner, void *buf, int nbytes, int name);
 int lq_add_orphan(struct lqcd_core *c, struct lqcd_chan *s);
 struct lqcd_chan *lq_find_recv(struct lqcd_core *c, int name);
-struct lqcd_chan *lq_declare_send(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name, int relative);
+struct dir_entry *lq_dir_get(struct lqcd_core *c, int name);
+void lq_link_send(struct lqcd_chan *s, struct lqcd_chan *r);
+void lq_deliver(struct lqcd_chan *s, struct lqcd_chan *r);
 void lq_offer(struct lqcd_chan *s, struct lqcd_chan *r);
-void lq_start_send(struct lqcd_chan *s);
-int lq_status(struct lqcd_chan *ch, const char *call, int idle_ok);
 
-/* waits.c */
+/* deadlock.c: why a wait has not ended, and whether none can */
 int lq_explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep);
-int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok);
-
-/* deadlock.c */
 int lq_deadlock_check(void);
 
-/* ranks.c */
+/* ranks.c: channels and collectives across ranks */
 void lq_send_failed(const struct lqcd_chan *s, const char *call, int err, const char *buffer);
-struct lqcd_chan *lq_declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name, int relative);
+struct lqcd_chan *lq_declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name,
+                                   int relative);
 void lq_answer(struct lqcd_chan *st, int err);
 void lq_refresh(struct lqcd_chan *ch);
 void lq_poll(void);
 int lq_gather_slots(struct lqcd_slot *slots, int pid);
 int lq_gather_arrays(struct lqcd_slot *slots, int pid, int n, size_t es);
 void lq_gather_failed(const char *call);
+
+/* channel_calls.c: declarations, starts, completion */
+struct lqcd_chan *lq_declare_send(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name,
+                                  int relative);
+void lq_start_send(struct lqcd_chan *s);
+int lq_status(struct lqcd_chan *ch, const char *call, int idle_ok);
+
+/* waits.c: waitFor, waitForMultiple */
+int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok);
+
+/* machine.c (the machine and the grid) and collectives.c: the calls only */
 
 #endif

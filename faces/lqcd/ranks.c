@@ -52,7 +52,7 @@ struct lqcd_chan *lq_declare_wired(struct lqcd_core *c, const char *call, void *
     pthread_mutex_unlock(&lq.wired_lock);
     *h = (struct wire_head){.kind = WIRE_DATA, .src = pid, .dst = host, .name = name, .nbytes = nbytes, .id = s->id};
     if (s->id >= 0)
-        s->wire = mpiw_send_init(h, (int)sizeof *h, buffer, nbytes, s->rank, WIRE_TAG);
+        s->wire = world_send_init(h, (int)sizeof *h, buffer, nbytes, s->rank);
     if (!s->wire) {
         s->magic = 0; /* freed with the run */
         lq_seterr(LQCD_ERR_NOMEM, "%s: out of memory, or MPI_Send_init failed", call);
@@ -68,7 +68,7 @@ void lq_answer(struct lqcd_chan *st, int err)
     if (err) {
         struct wire_head a = {.kind = WIRE_REFUSED, .src = st->remote, .dst = st->owner, .name = st->name,
                               .id = st->id, .err = err};
-        mpiw_send_small(&a, (int)sizeof a, st->rank, WIRE_TAG);
+        world_send_small(&a, (int)sizeof a, st->rank);
     }
     lq_free_staged(st);
 }
@@ -91,7 +91,7 @@ void lq_refresh(struct lqcd_chan *ch)
 {
     if (ch->rank < 0 || ch->magic != SEND_MAGIC || atomic_load(&ch->state) != CH_PENDING)
         return;
-    int r = mpiw_send_test(ch->wire);
+    int r = world_send_test(ch->wire);
     if (r < 0)
         atomic_store(&ch->err, LQCD_ERR_PARTNER);
     else if (r == 1 && !atomic_load(&ch->err))
@@ -124,14 +124,14 @@ static struct lqcd_chan *claim_armed(const struct wire_head *h)
  * wait for the receive's declaration. */
 static void arrived(struct wire_head *h, int len, int from)
 {
-    int apart = h->nbytes >= MPIW_BODY_APART;
+    int apart = h->nbytes >= WORLD_BODY_APART;
     if (h->nbytes < 0 || len != (int)sizeof *h + (apart ? 0 : h->nbytes)) {
         free(h); /* not one of ours: nothing follows it */
         return;
     }
     struct lqcd_chan *r = lq_local(h->dst) ? claim_armed(h) : NULL;
     if (r) {
-        if (!apart || mpiw_receive_body(from, WIRE_TAG, r->buf, h->nbytes) == 0) {
+        if (!apart || world_receive_body(from, r->buf, h->nbytes) == 0) {
             if (!apart && h->nbytes)
                 memcpy(r->buf, h + 1, (size_t)h->nbytes);
             lq_set_state(r, CH_DONE);
@@ -149,7 +149,7 @@ static void arrived(struct wire_head *h, int len, int from)
             return;
         }
         h = full;
-        if (mpiw_receive_body(from, WIRE_TAG, h + 1, h->nbytes) != 0) {
+        if (world_receive_body(from, h + 1, h->nbytes) != 0) {
             free(h);
             return;
         }
@@ -194,7 +194,7 @@ void lq_poll(void)
         return;
     for (;;) {
         int from = -1, len = 0;
-        struct wire_head *h = mpiw_receive(WIRE_TAG, &from, &len);
+        struct wire_head *h = world_receive(&from, &len);
         if (!h)
             break;
         if (len >= (int)sizeof *h && h->kind == WIRE_DATA) {
@@ -208,25 +208,6 @@ void lq_poll(void)
     pthread_mutex_unlock(&polling);
 }
 
-/* Every core's per_core bytes, core q's at all + q * per_core: this rank's
- * cores' (mine, packed) gathered from every rank. */
-static int gather_cores(const void *mine, size_t per_core, void *all)
-{
-    int ranks = lq.ranks, per = ebsp_world_per_rank;
-    int *lens = malloc(2 * (size_t)ranks * sizeof *lens);
-    if (!lens)
-        return -1;
-    int *displs = lens + ranks;
-    for (int r = 0; r < ranks; r++) {
-        int lo = r * per, hi = lo + per < lq.n ? lo + per : lq.n;
-        lens[r] = (int)((size_t)(hi - lo) * per_core);
-        displs[r] = (int)((size_t)lo * per_core);
-    }
-    int rc = mpiw_gather(mine, lens[ebsp_world_rank], all, lens, displs);
-    free(lens);
-    return rc;
-}
-
 /* After a collective's barrier across ranks: the slots of every core. The
  * rank's first core gathers while the others wait. */
 int lq_gather_slots(struct lqcd_slot *slots, int pid)
@@ -237,7 +218,7 @@ int lq_gather_slots(struct lqcd_slot *slots, int pid)
         lq.gather_failed = !mine;
         if (mine) {
             memcpy(mine, &slots[lq.first], bytes);
-            lq.gather_failed = gather_cores(mine, sizeof *slots, slots) != 0;
+            lq.gather_failed = world_gather_cores(mine, sizeof *slots, slots, lq.n) != 0;
             free(mine);
         }
     }
@@ -265,7 +246,7 @@ int lq_gather_arrays(struct lqcd_slot *slots, int pid, int n, size_t es)
         if (!lq.gather_failed) {
             for (int i = 0; i < lq.count; i++)
                 memcpy(mine + (size_t)i * per, slots[lq.first + i].v.p, per);
-            lq.gather_failed = gather_cores(mine, per, lq.gathered) != 0;
+            lq.gather_failed = world_gather_cores(mine, per, lq.gathered, lq.n) != 0;
         }
         free(mine);
         for (int q = 0; !lq.gather_failed && q < lq.n; q++)

@@ -82,7 +82,7 @@ static void free_unclaimed(struct lqcd_core *c)
 static void lqcd_run_end(void)
 {
     if (lq.ranks)
-        mpiw_progress(NULL);
+        world_progress(NULL);
     if (lq.cores) {
         /* first: the queues and orphans hold sends of other cores */
         for (int i = 0; i < lq.n; i++)
@@ -92,7 +92,7 @@ static void lqcd_run_end(void)
             for (struct lqcd_chan *ch = c->owned, *next; ch; ch = next) {
                 next = ch->owned_next;
                 ch->magic = 0;
-                if (!mpiw_send_free(ch->wire))
+                if (!world_send_free(ch->wire))
                     free(ch->head); /* else MPI may still read it: it stays */
                 free(ch);
             }
@@ -137,46 +137,4 @@ __attribute__((constructor)) static void lqcd_register(void)
 int lq_gone(int pid)
 {
     return sched_where(pid) == WHERE_FINISHED || atomic_load(&lq.cores[pid].shut);
-}
-
-/* ---- machine ---- */
-
-int initMachine(void)
-{
-    struct lqcd_core *c = lq_core_of_caller("initMachine", 0);
-    if (!c)
-        return -1;
-    c->init = 1;
-    atomic_store(&c->shut, 0);
-    if (lq.ranks)
-        mpiw_progress(lq_poll); /* this rank answers other ranks while its cores wait in barriers too */
-    return 0;
-}
-
-int getMachineType(void)
-{
-    return 2;
-}
-
-static int incomplete(struct lqcd_chan *ch)
-{
-    lq_refresh(ch);
-    int s = atomic_load(&ch->state);
-    return s == CH_PENDING || s == CH_ARMED || s == CH_CLAIMED;
-}
-
-int shutdownMachine(void)
-{
-    struct lqcd_core *c = lq_core_of_caller("shutdownMachine", 1);
-    if (!c)
-        return -1;
-    int open = 0;
-    for (struct lqcd_chan *ch = c->owned; ch; ch = ch->owned_next)
-        open += incomplete(ch);
-    c->init = 0;
-    atomic_store(&c->shut, 1);
-    if (open)
-        lq_seterr(LQCD_ERR_BUSY, "shutdownMachine: %d operations of core %d are not complete", open,
-               ebsp_self->pid);
-    return open;
 }

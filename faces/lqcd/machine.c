@@ -1,8 +1,49 @@
 /*
- * The grid topology: declareTopology places the grid on the mesh (the
- * engine does, goLqcdPlace), getGridCoordinates and getGridHost read it.
+ * The machine and its grid: initMachine, getMachineType, shutdownMachine;
+ * declareTopology places the grid on the mesh (the engine does,
+ * goLqcdPlace), getGridCoordinates and getGridHost read it.
  */
 #include "lqcd_face.h"
+
+int initMachine(void)
+{
+    struct lqcd_core *c = lq_core_of_caller("initMachine", 0);
+    if (!c)
+        return -1;
+    c->init = 1;
+    atomic_store(&c->shut, 0);
+    if (lq.ranks)
+        world_progress(lq_poll); /* this rank answers other ranks while its cores wait in barriers too */
+    return 0;
+}
+
+int getMachineType(void)
+{
+    return 2;
+}
+
+static int incomplete(struct lqcd_chan *ch)
+{
+    lq_refresh(ch);
+    int s = atomic_load(&ch->state);
+    return s == CH_PENDING || s == CH_ARMED || s == CH_CLAIMED;
+}
+
+int shutdownMachine(void)
+{
+    struct lqcd_core *c = lq_core_of_caller("shutdownMachine", 1);
+    if (!c)
+        return -1;
+    int open = 0;
+    for (struct lqcd_chan *ch = c->owned; ch; ch = ch->owned_next)
+        open += incomplete(ch);
+    c->init = 0;
+    atomic_store(&c->shut, 1);
+    if (open)
+        lq_seterr(LQCD_ERR_BUSY, "shutdownMachine: %d operations of core %d are not complete", open,
+               ebsp_self->pid);
+    return open;
+}
 
 void declareTopology(int dimensions[], int ndimensions, int localHost)
 {
