@@ -17,9 +17,10 @@
  * that core's event word and wakes it only when it sleeps in a wait
  * (futex), so a completion costs no system call in the common case.
  *
- * Waits spin a little (sched_pause: cores outnumber CPUs), then wait for
- * the core's event word to change (sched_wait) in slices, checking the
- * deadline, a stopped run and a partner that left its kernel.
+ * Waits follow the scheduler's policy for a waiter that looks for itself
+ * (sched_poll_pause: a few looks, letting other cores run between them),
+ * then wait for the core's event word to change (sched_wait) in slices,
+ * checking the deadline, a stopped run and a partner that left its kernel.
  *
  * Collectives use the scheduler's barrier with their own kind
  * (WHERE_LQCD), so the deadlock detector sees them: cores in an LQCD
@@ -79,15 +80,7 @@ extern void goLqcdAbort(int pid, char *text);
 extern void goLqcdDeadlock(char *details);
 
 enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244, STAGED_MAGIC = 0x4c515354 };
-enum { SPIN_YIELDS = 20, SLICE_MS = 20, ERR_MAX = 256 };
-/* Across MPI ranks a waiting core looks for its messages itself: it
- * polls, letting other cores run between looks, for POLL_SPIN_NS (a
- * message's protocol takes several steps of each side: with a 50 µs
- * sleep between looks an 8-byte ring exchange took 8.6 µs under threads,
- * and parked coroutines, woken each millisecond, 0.5-1.8 ms), then
- * sleeps POLL_NS between looks. */
-#define POLL_SPIN_NS 2000000u
-#define POLL_NS 50000u
+enum { ERR_MAX = 256 };
 /* A waiting core looks whether every core is blocked for good at its
  * first sleep, then at most this often: the last core to block sees it at
  * once; a deadlock that a core entering a barrier completes is seen by a

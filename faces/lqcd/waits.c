@@ -25,7 +25,7 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
     uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
     uint64_t last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
     int first = 0; /* v[0..first) are complete */
-    for (int round = 0;; round++) {
+    for (unsigned look = 0;; look++) {
         unsigned ev = atomic_load(&c->ev);
         lq_poll();
         for (; first < n; first++) {
@@ -45,28 +45,18 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
             explain(v[first], call, ms, 1);
             return 0;
         }
-        if (round < SPIN_YIELDS) {
-            sched_pause();
+        if (sched_poll_pause(look, begun, lq.ranks != 0))
             continue;
-        }
-        if (lq.ranks && ebsp_now_ns() - begun < POLL_SPIN_NS) {
-            /* the partner may be a process waiting for this CPU: a
-               coroutine's worker gives it up too (else 1 ms per halo at 2 x 8) */
-            sched_pause();
-            sched_yield();
-            continue;
-        }
         if (explain(v[first], call, ms, 0))
             return -1;
-        long slice = SLICE_MS;
+        uint64_t slice = sched_poll_slice(lq.ranks != 0);
         if (ms > 0) {
             uint64_t now = ebsp_now_ns();
             if (now >= deadline) {
                 explain(v[first], call, ms, 1);
                 return 0;
             }
-            uint64_t left = (deadline - now + 999999u) / 1000000u; /* up to INT_MAX ms: not a 32-bit long */
-            slice = left < (uint64_t)slice ? (long)left : slice;
+            slice = deadline - now < slice ? deadline - now : slice;
         }
         atomic_store(&c->sleeping, 1);
         atomic_store(&c->waited, v[first]);
@@ -86,9 +76,9 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
             /* a coroutine core parks, its worker free for the other cores
                (polling by yielding made a 64 KiB halo exchange 13x slower
                than threads: the pollers kept every worker busy) */
-            /* across ranks this core looks for messages itself */
+            /* across ranks this core looks for messages itself, each slice */
             if (!sched_stopped())
-                sched_wait(&c->ev, ev, lq.ranks ? POLL_NS : (uint64_t)slice * 1000000u);
+                sched_wait(&c->ev, ev, slice);
         }
         self->sched.where = WHERE_RUNNING;
         if (ms < 0)
