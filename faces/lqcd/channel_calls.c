@@ -135,6 +135,7 @@ void lq_start_send(struct lqcd_chan *s)
 {
     if (s->rank >= 0) {
         lq_set_state(s, CH_PENDING);
+        atomic_fetch_add_explicit(&lq.wire_sent, 1, memory_order_relaxed); /* the deadlock search counts */
         if (world_send_start(s->wire) != 0)
             atomic_store(&s->err, LQCD_ERR_PARTNER);
         return; /* what other ranks sent is taken in by the tests and waits (lq_poll) */

@@ -96,59 +96,90 @@ static int stuck(struct lqcd_chan *ch)
     if (!ch || atomic_load(&ch->err))
         return 0;
     int st = atomic_load(&ch->state);
-    return ch->magic == SEND_MAGIC ? st == CH_PENDING : st == CH_ARMED;
+    /* a send to another rank completes once MPI has its bytes, which
+       that rank takes in whenever it waits */
+    return ch->magic == SEND_MAGIC ? ch->rank < 0 && st == CH_PENDING : st == CH_ARMED;
 }
 
-struct core_look {
-    unsigned seq;
-    int where, arrivals;
-};
-
-/* Every core's state; 1 when all cores are blocked: asleep in an LQCD wait
- * (at least one) that no core can end, waiting in a barrier round that one
- * of those never reaches, or finished. The LQCD waiters run no more, as
- * nothing they wait for can happen without a core that runs; the barrier
- * round they have not reached never ends. */
-static int look_all(struct core_look *v)
+/* Looks at the cores first..first+count-1 once, into v[0..count): *out
+ * says whether they are all blocked: asleep in an LQCD wait without limit
+ * that no core of them can end, waiting in a barrier, or finished; with
+ * how many LQCD waiters, and the fewest barrier rounds of a waiter and of
+ * a core in a barrier (a core in a round that every waiter passed is
+ * released, not yet running: the caller compares). The LQCD waiters run
+ * no more, as nothing they wait for can happen without a core that runs
+ * (in this process; across ranks deadlock_ranks.c counts the messages). */
+static void look(struct core_look *v, int first, int count, struct look_verdict *out)
 {
-    int n = lq.n, waiters = 0, least = INT_MAX;
-    for (int p = 0; p < n; p++) {
-        v[p].seq = atomic_load(&lq.cores[p].wait_seq);
-        v[p].where = sched_where(p);
-        v[p].arrivals = sched_arrivals(p);
+    *out = (struct look_verdict){.least_wait = INT_MAX, .least_barrier = INT_MAX};
+    for (int i = 0; i < count; i++) {
+        v[i].seq = atomic_load(&lq.cores[first + i].wait_seq);
+        v[i].where = sched_where(first + i);
+        v[i].arrivals = sched_arrivals(first + i);
     }
     /* the cheap looks first: a halo exchange's cores sleep often, and
        most of the time some core runs */
-    for (int p = 0; p < n; p++) {
-        if (v[p].seq & 1) {
-            if (!stuck(atomic_load(&lq.cores[p].waited)))
-                return 0; /* it will complete */
-            waiters++;
-            least = v[p].arrivals < least ? v[p].arrivals : least;
-        } else if (v[p].where != WHERE_FINISHED && !in_barrier(v[p].where)) {
-            return 0; /* it runs */
+    for (int i = 0; i < count; i++) {
+        if (v[i].seq & 1) {
+            if (!stuck(atomic_load(&lq.cores[first + i].waited)))
+                return; /* it will complete */
+            out->waiters++;
+            out->least_wait = v[i].arrivals < out->least_wait ? v[i].arrivals : out->least_wait;
+        } else if (in_barrier(v[i].where)) {
+            out->least_barrier = v[i].arrivals < out->least_barrier ? v[i].arrivals : out->least_barrier;
+        } else if (v[i].where != WHERE_FINISHED) {
+            return; /* it runs */
         }
     }
-    if (!waiters)
-        return 0;
-    for (int p = 0; p < n; p++)
-        if (!(v[p].seq & 1) && in_barrier(v[p].where) && v[p].arrivals <= least)
-            return 0; /* a round every waiter passed: released, not yet running */
-    for (int p = 0; p < n; p++) {
+    for (int i = 0; i < count; i++) {
         char what[ERR_MAX];
         int code;
-        if ((v[p].seq & 1) && lq_explain_text(atomic_load(&lq.cores[p].waited), what, sizeof what, &code))
-            return 0; /* it fails at its next look: the other side left */
+        if ((v[i].seq & 1) && lq_explain_text(atomic_load(&lq.cores[first + i].waited), what, sizeof what, &code))
+            return; /* it fails at its next look: the other side left */
     }
-    return 1;
+    out->blocked = 1;
 }
 
-/* Called by a core about to sleep in an LQCD wait (its wait_seq odd):
- * when every core is blocked for good, reports the deadlock, naming each
- * LQCD wait, stops the run and returns 1. Looks twice and compares, so
- * that a core that ran in between (its wait_seq, place or arrivals
- * changed) is seen. In one process only: across MPI ranks a message from
- * another rank may end a wait (the watchdog, EBSP_TIMEOUT, reports there). */
+/* look twice, v[0..2 * count) filled, and compare, so that a core that
+ * ran in between (its wait_seq, place or arrivals changed) is seen:
+ * whether the cores are blocked (the verdict in *out). */
+int lq_look_twice(struct core_look *v, int first, int count, struct look_verdict *out)
+{
+    struct look_verdict again;
+    look(v, first, count, out);
+    if (!out->blocked)
+        return 0;
+    look(v + count, first, count, &again);
+    out->blocked = again.blocked && !memcmp(v, v + count, (size_t)count * sizeof *v);
+    return out->blocked;
+}
+
+/* One line per LQCD waiter of v (a look at cores first..): "  core NN in
+ * waitFor: why", into text (cap bytes, cut at a line); returns the length. */
+size_t lq_wait_lines(const struct core_look *v, int first, int count, char *text, size_t cap)
+{
+    size_t at = 0;
+    if (cap)
+        text[0] = 0;
+    for (int i = 0; i < count; i++) {
+        if (!(v[i].seq & 1))
+            continue;
+        char what[ERR_MAX], line[ERR_MAX + 64];
+        int code, p = first + i;
+        lq_explain_text(atomic_load(&lq.cores[p].waited), what, sizeof what, &code);
+        int len = snprintf(line, sizeof line, "  core %02d in %s: %s\n", p, atomic_load(&lq.cores[p].wait_call), what);
+        if (len < 0 || at + (size_t)len >= cap)
+            break;
+        memcpy(text + at, line, (size_t)len + 1);
+        at += (size_t)len;
+    }
+    return at;
+}
+
+/* Called by a core about to sleep in an LQCD wait (its wait_seq odd), in
+ * one process: when every core is blocked for good, reports the deadlock,
+ * naming each LQCD wait, stops the run and returns 1. Across ranks a
+ * message from another rank may end a wait: deadlock_ranks.c searches. */
 int lq_deadlock_check(void)
 {
     int n = lq.n;
@@ -157,21 +188,15 @@ int lq_deadlock_check(void)
     struct core_look *v = malloc(2 * (size_t)n * sizeof *v);
     if (!v)
         return 0;
-    int dead = look_all(v) && look_all(v + n) && !memcmp(v, v + n, (size_t)n * sizeof *v);
+    struct look_verdict seen;
+    int dead = lq_look_twice(v, 0, n, &seen) && seen.waiters > 0 && seen.least_barrier > seen.least_wait;
     if (dead && !atomic_exchange(&lq.deadlocked, 1) && !sched_stopped()) {
-        size_t cap = (size_t)n * (ERR_MAX + 32) + 1, at = 0;
+        size_t cap = (size_t)n * (ERR_MAX + 64) + 1;
         char *text = malloc(cap);
-        for (int p = 0; text && p < n; p++) {
-            if (!(v[p].seq & 1))
-                continue;
-            char what[ERR_MAX];
-            int code;
-            lq_explain_text(atomic_load(&lq.cores[p].waited), what, sizeof what, &code);
-            at += (size_t)snprintf(text + at, cap - at, "  core %02d in %s: %s\n", p,
-                                   atomic_load(&lq.cores[p].wait_call), what);
+        if (text) {
+            lq_wait_lines(v, 0, n, text, cap);
+            goLqcdDeadlock(text, NULL, n);
         }
-        if (text)
-            goLqcdDeadlock(text);
         free(text);
         sched_stop();
     }

@@ -77,7 +77,8 @@
 /* Go side (capi/lqcd.go). */
 extern int goLqcdPlace(int *dims, int ndims, int nprocs, int *pid_of_rank, char *err, int errlen);
 extern void goLqcdAbort(int pid, char *text);
-extern void goLqcdDeadlock(char *details);
+extern void goLqcdDeadlock(char *details, int32_t *places, int n);
+extern void goLqcdPlaces(int first, int count, int32_t *out);
 
 enum { SEND_MAGIC = 0x4c515344, RECV_MAGIC = 0x4c515244, STAGED_MAGIC = 0x4c515354 };
 enum { ERR_MAX = 256 };
@@ -121,7 +122,9 @@ struct lqcd_chan {
 
 /* What goes between ranks: a send's bytes after a DATA head; a REFUSED
  * head back when they cannot be taken (err: why). */
-enum { WIRE_DATA = 1, WIRE_REFUSED };
+enum { WIRE_DATA = 1, WIRE_REFUSED,
+       /* the search for a deadlock across ranks (deadlock_ranks.c) */
+       WIRE_NUDGE, WIRE_PROBE, WIRE_REPORT, WIRE_CONFIRM, WIRE_CONFIRMED };
 struct wire_head {
     int32_t kind, src, dst, name, nbytes, id, err, pad;
 };
@@ -198,6 +201,31 @@ struct lqcd_slot {
     union lqcd_val v;
 } __attribute__((aligned(64)));
 
+/* A look at the cores of this process (deadlock.c). */
+struct core_look {
+    unsigned seq;
+    int where, arrivals;
+};
+
+/* The search for a deadlock across ranks (deadlock_ranks.c): what lq_poll
+ * keeps between messages (one thread at a time), and the nudges of the
+ * waiters. Zero at the start of a run. */
+struct deadlock_search {
+    /* every rank: its look at the wave it last reported */
+    int seen_wave, seen_blocked;
+    struct core_look *seen;
+    int64_t seen_sent, seen_taken;
+    /* every rank: when it last nudged rank 0, and at what state */
+    _Atomic uint64_t nudged_at, nudged_hash, nudge_gap;
+    /* rank 0: the wave under way (phase 0: none) */
+    int wave, phase, got, ok, again;
+    int64_t sent, taken;
+    int waiters, least_wait, least_barrier;
+    int32_t *places; /* 2 per core */
+    char *details;
+    size_t details_len;
+};
+
 struct lqcd_state {
     int n;
     struct lqcd_core *cores;
@@ -221,6 +249,11 @@ struct lqcd_state {
     struct handle_table *_Atomic handles;
     size_t nhandles;
     pthread_mutex_t handles_lock;
+    /* across ranks: the messages of channels (DATA, REFUSED) this rank
+     * sent and took in, and the search for a deadlock (deadlock_ranks.c) */
+    _Atomic int64_t wire_sent;
+    int64_t wire_taken;       /* by lq_poll, one thread at a time */
+    struct deadlock_search search;
 };
 /* The face's state: one run at a time (run.c). */
 extern struct lqcd_state lq;
@@ -290,7 +323,19 @@ void lq_offer(struct lqcd_chan *s, struct lqcd_chan *r);
 
 /* deadlock.c: why a wait has not ended, and whether none can */
 int lq_explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep);
+struct look_verdict {
+    int blocked;       /* no core runs; every LQCD waiter is stuck, none for good */
+    int waiters;       /* cores asleep in an LQCD wait without limit */
+    int least_wait;    /* the fewest barrier rounds of a waiter (INT_MAX: none) */
+    int least_barrier; /* the fewest of a core in a barrier (INT_MAX: none) */
+};
+int lq_look_twice(struct core_look *v, int first, int count, struct look_verdict *out);
+size_t lq_wait_lines(const struct core_look *v, int first, int count, char *text, size_t cap);
 int lq_deadlock_check(void);
+
+/* deadlock_ranks.c: the search for a deadlock across ranks */
+void lq_deadlock_nudge(void);
+int lq_deadlock_message(const struct wire_head *h, int len, int from);
 
 /* ranks.c: channels and collectives across ranks */
 void lq_send_failed(const struct lqcd_chan *s, const char *call, int err, const char *buffer);

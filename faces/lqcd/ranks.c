@@ -68,6 +68,7 @@ void lq_answer(struct lqcd_chan *st, int err)
     if (err) {
         struct wire_head a = {.kind = WIRE_REFUSED, .src = st->remote, .dst = st->owner, .name = st->name,
                               .id = st->id, .err = err};
+        atomic_fetch_add_explicit(&lq.wire_sent, 1, memory_order_relaxed);
         world_send_small(&a, (int)sizeof a, st->rank);
     }
     lq_free_staged(st);
@@ -197,12 +198,16 @@ void lq_poll(void)
         struct wire_head *h = world_receive(&from, &len);
         if (!h)
             break;
-        if (len >= (int)sizeof *h && h->kind == WIRE_DATA) {
+        int channel = len >= (int)sizeof *h && (h->kind == WIRE_DATA || h->kind == WIRE_REFUSED);
+        lq.wire_taken += channel; /* the deadlock search counts */
+        if (channel && h->kind == WIRE_DATA) {
             arrived(h, len, from);
             continue;
         }
-        if (len >= (int)sizeof *h && h->kind == WIRE_REFUSED)
+        if (channel)
             refused(h);
+        else if (len >= (int)sizeof *h)
+            lq_deadlock_message(h, len, from);
         free(h);
     }
     pthread_mutex_unlock(&polling);

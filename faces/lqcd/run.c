@@ -109,6 +109,12 @@ static void lqcd_run_end(void)
         free(lq.cores);
     }
     lq_handles_free();
+    free(lq.search.seen);
+    free(lq.search.places);
+    free(lq.search.details);
+    memset(&lq.search, 0, sizeof lq.search);
+    atomic_store(&lq.wire_sent, 0);
+    lq.wire_taken = 0;
     free(lq.slots[0]);
     free(lq.slots[1]);
     free(lq.wired);
