@@ -27,11 +27,14 @@
 /* A rank's answer to a PROBE, after its head. */
 struct wave_report {
     int32_t blocked, waiters, least_wait, least_barrier;
-    int64_t sent, taken;
+    uint32_t sent, taken;
 };
 
 /* The most a nudge waits for a rank whose state does not change. */
 #define NUDGE_GAP_MAX_NS 1000000000u
+
+/* Held by the waiter that nudges; another one looking then does not. */
+static pthread_mutex_t nudge_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void send_head(int kind, int wave, int err, int rank)
 {
@@ -39,9 +42,9 @@ static void send_head(int kind, int wave, int err, int rank)
     world_send_small(&h, (int)sizeof h, rank);
 }
 
-static uint64_t hash_look(const struct core_look *v, int count, int64_t sent, int64_t taken)
+static uint64_t hash_look(const struct core_look *v, int count, unsigned sent)
 {
-    uint64_t x = lq_hash_bits((uint64_t)sent * 31 + (uint64_t)taken);
+    uint64_t x = lq_hash_bits(sent);
     for (int i = 0; i < count; i++)
         x = lq_hash_bits(x ^ ((uint64_t)v[i].seq << 32 | (uint64_t)(uint32_t)v[i].where) ^ (uint64_t)v[i].arrivals << 16);
     return x;
@@ -59,23 +62,24 @@ void lq_deadlock_nudge(void)
     if (!v)
         return;
     struct look_verdict seen;
-    int64_t sent = atomic_load(&lq.wire_sent);
-    if (lq_look_twice(v, lq.first, count, &seen)) {
+    unsigned sent = atomic_load(&lq.wire_sent);
+    if (lq_look_twice(v, lq.first, count, &seen) && pthread_mutex_trylock(&nudge_lock) == 0) {
         struct deadlock_search *s = &lq.search;
-        uint64_t hash = hash_look(v, count, sent, 0), now = ebsp_now_ns();
-        uint64_t gap = atomic_load(&s->nudge_gap);
-        if (hash != atomic_load(&s->nudged_hash)) {
+        uint64_t hash = hash_look(v, count, sent), now = ebsp_now_ns(), gap = s->nudge_gap;
+        int nudge = 1;
+        if (hash != s->nudged_hash)
             gap = 0;
-        } else if (now - atomic_load(&s->nudged_at) < gap) {
-            free(v);
-            return;
-        } else {
+        else if (now - s->nudged_at < gap)
+            nudge = 0;
+        else
             gap = gap < DEADLOCK_LOOK_NS ? DEADLOCK_LOOK_NS : gap * 2 > NUDGE_GAP_MAX_NS ? NUDGE_GAP_MAX_NS : gap * 2;
+        if (nudge) {
+            s->nudged_hash = hash;
+            s->nudged_at = now;
+            s->nudge_gap = gap;
+            send_head(WIRE_NUDGE, 0, 0, 0);
         }
-        atomic_store(&s->nudged_hash, hash);
-        atomic_store(&s->nudged_at, now);
-        atomic_store(&s->nudge_gap, gap);
-        send_head(WIRE_NUDGE, 0, 0, 0);
+        pthread_mutex_unlock(&nudge_lock);
     }
     free(v);
 }
@@ -85,7 +89,7 @@ void lq_deadlock_nudge(void)
 /* A look at this rank's cores for wave (v: 2 * count), with the counts of
  * messages before and after: 1 when they are blocked and no message of
  * this rank's came or went meanwhile. */
-static int look_now(struct core_look *v, struct look_verdict *seen, int64_t *sent)
+static int look_now(struct core_look *v, struct look_verdict *seen, unsigned *sent)
 {
     *sent = atomic_load(&lq.wire_sent);
     int blocked = lq_look_twice(v, lq.first, lq.count, seen);
@@ -99,7 +103,7 @@ static void on_probe(int wave)
     if (!s->seen && !(s->seen = malloc(2 * (size_t)count * sizeof *s->seen)))
         return; /* no answer: no deadlock is found */
     struct look_verdict seen;
-    int64_t sent;
+    unsigned sent;
     s->seen_blocked = look_now(s->seen, &seen, &sent);
     s->seen_wave = wave;
     s->seen_sent = sent;
@@ -123,7 +127,7 @@ static void on_confirm(int wave)
     struct core_look *v = malloc(2 * (size_t)count * sizeof *v);
     char *m = malloc(WORLD_SMALL_MAX);
     struct look_verdict seen;
-    int64_t sent;
+    unsigned sent;
     int yes = v && m && s->seen && s->seen_wave == wave && s->seen_blocked && look_now(v, &seen, &sent) &&
               sent == s->seen_sent && lq.wire_taken == s->seen_taken &&
               !memcmp(v, s->seen, (size_t)count * sizeof *v);

@@ -214,12 +214,13 @@ struct deadlock_search {
     /* every rank: its look at the wave it last reported */
     int seen_wave, seen_blocked;
     struct core_look *seen;
-    int64_t seen_sent, seen_taken;
-    /* every rank: when it last nudged rank 0, and at what state */
-    _Atomic uint64_t nudged_at, nudged_hash, nudge_gap;
+    unsigned seen_sent, seen_taken;
+    /* every rank: when it last nudged rank 0, and at what state (under
+     * deadlock_ranks.c's nudge lock) */
+    uint64_t nudged_at, nudged_hash, nudge_gap;
     /* rank 0: the wave under way (phase 0: none) */
     int wave, phase, got, ok, again;
-    int64_t sent, taken;
+    unsigned sent, taken;
     int waiters, least_wait, least_barrier;
     int32_t *places; /* 2 per core */
     char *details;
@@ -251,8 +252,8 @@ struct lqcd_state {
     pthread_mutex_t handles_lock;
     /* across ranks: the messages of channels (DATA, REFUSED) this rank
      * sent and took in, and the search for a deadlock (deadlock_ranks.c) */
-    _Atomic int64_t wire_sent;
-    int64_t wire_taken;       /* by lq_poll, one thread at a time */
+    _Atomic unsigned wire_sent; /* counts that wrap: only their sums' equality matters */
+    unsigned wire_taken;        /* by lq_poll, one thread at a time */
     struct deadlock_search search;
 };
 /* The face's state: one run at a time (run.c). */
