@@ -57,20 +57,47 @@ func goLqcdAbort(pid C.int, text *C.char) {
 // goLqcdDeadlock reports that every core of the run waits and none of the
 // waits can end, some of them LQCD waits (faces/lqcd: a waiting core that
 // found it so): where each core is, as other deadlocks are reported, then
-// details, one line per LQCD wait ("  core NN in waitFor: ..."). The
-// caller stops the run.
+// details, one line per LQCD wait ("  core NN in waitFor: ..."). places is
+// NULL in one process; across MPI ranks (on rank 0) it holds, for each of
+// the n cores, the pair goLqcdPlaces gave on its rank (a pair -1, -1:
+// unknown). The caller stops the run.
 //
 //export goLqcdDeadlock
-func goLqcdDeadlock(details *C.char) {
+func goLqcdDeadlock(details *C.char, places *C.int32_t, n C.int) {
 	if machine == nil {
 		return
 	}
-	place := func(pid int) (engine.Where, int) {
-		return engine.Where(C.sched_where(C.int(pid))), machine.Core(pid).Superstep()
+	place := localPlace
+	if places != nil {
+		sent := unsafe.Slice((*int32)(unsafe.Pointer(places)), 2*int(n))
+		place = func(pid int) (engine.Where, int) {
+			if pid >= int(n) || sent[2*pid] < 0 {
+				return engine.WhereElsewhere, machine.Core(pid).ReportStep()
+			}
+			return engine.Where(sent[2*pid]), int(sent[2*pid+1])
+		}
 	}
 	lines := machine.StallReportOf(engine.LqcdDeadlockHeader, place)
 	if d := strings.TrimRight(C.GoString(details), "\n"); d != "" {
 		lines = append(lines, strings.Split(d, "\n")...)
 	}
 	reportStall(lines, "deadlock")
+}
+
+// localPlace is where core pid of this process is, and its superstep.
+func localPlace(pid int) (engine.Where, int) {
+	return engine.Where(C.sched_where(C.int(pid))), machine.Core(pid).Superstep()
+}
+
+// goLqcdPlaces writes, for the count cores from first (this rank's), the
+// pair (where, superstep) of each into out (C memory, 2 * count), which a
+// rank sends rank 0 for the report of a deadlock across ranks.
+//
+//export goLqcdPlaces
+func goLqcdPlaces(first, count C.int, out *C.int32_t) {
+	pairs := unsafe.Slice((*C.int32_t)(out), 2*int(count))
+	for i := 0; i < int(count); i++ {
+		w, step := localPlace(int(first) + i)
+		pairs[2*i], pairs[2*i+1] = C.int32_t(w), C.int32_t(step)
+	}
 }

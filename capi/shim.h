@@ -503,4 +503,47 @@ extern void goWorldEnd(int code);
 /* MPI's end when the program exits with status (world.c's on_exit). */
 extern void goWorldFinalize(int status);
 
+/* ---- a face's messages between the processes of a section (world_msg.c) ----
+ *
+ * The world's channel for a face with messages of its own (the LQCD
+ * face's channels and collectives): point-to-point messages between the
+ * processes of the running section (MPI ranks: core pid runs on rank
+ * pid / ebsp_world_per_rank), beside its rounds, and gathers of every
+ * core's bytes. Any thread may call. Outside a section of several
+ * processes nothing is sent and nothing arrives. */
+enum {
+    WORLD_BODY_APART = 8192,                  /* a body this long goes as a message of its own */
+    WORLD_SMALL_MAX = WORLD_BODY_APART + 256, /* a message's bytes but such a body */
+};
+struct world_send;
+/* A persistent send of head_len bytes at head, then body_len at body, to
+ * the process rank, both read at each start (a body of WORLD_BODY_APART
+ * bytes or more goes apart, read in place; a smaller one is copied);
+ * NULL on failure. */
+struct world_send *world_send_init(const void *head, int head_len, const void *body, int body_len, int rank);
+int world_send_start(struct world_send *s);
+/* 1 when the last start completed (its bytes may change), 0 not yet, -1
+ * failed. */
+int world_send_test(struct world_send *s);
+/* Frees s (NULL: nothing); 1 when its last start was still in flight:
+ * its head and body must then stay. */
+int world_send_free(struct world_send *s);
+/* Sends a copy of len bytes (at most WORLD_SMALL_MAX) to rank. */
+int world_send_small(const void *bytes, int len, int rank);
+/* The next message from any process, in a malloc'd buffer of *len bytes
+ * from *rank, or NULL when none arrived (or another thread looks). */
+void *world_receive(int *rank, int *len);
+/* The body sent apart after the head world_receive just gave from rank,
+ * len bytes into buf; waits for it. Bodies pair with heads in order: the
+ * caller takes each such head's body before the next head. 0 or -1. */
+int world_receive_body(int rank, void *buf, int len);
+/* Every core's per_core bytes, core q's at all + q * per_core, from the
+ * bytes of this process's cores (mine, in pid order) and the others' of
+ * the section's ncores: 0 or -1. Runs the progress hook while it waits. */
+int world_gather_cores(const void *mine, size_t per_core, void *all, int ncores);
+/* poll runs while this process waits for the others (a round of a
+ * barrier, a gather), so that it still takes their messages in (NULL:
+ * nothing). */
+void world_progress(void (*poll)(void));
+
 #endif

@@ -300,6 +300,40 @@ void sched_pause(void)
         sched_yield();
 }
 
+/* A polling waiter looks POLL_SPIN_LOOKS times, letting the other cores
+ * run between looks, before it sleeps. One that waits for other
+ * processes keeps doing so, giving up its CPU too, for OUTSIDE_SPIN_NS
+ * (the partner may be a process waiting for this CPU: a message's
+ * protocol takes several steps of each side; with a 50 us sleep between
+ * looks an 8-byte ring exchange took 8.6 us under threads, and parked
+ * coroutines, woken each millisecond, 0.5-1.8 ms), then sleeps
+ * OUTSIDE_SLICE_NS between looks; one that waits for cores of this
+ * process sleeps POLL_SLICE_NS (they wake it: the slice is for what it
+ * checks itself, such as a partner that left). */
+enum { POLL_SPIN_LOOKS = 20 };
+#define OUTSIDE_SPIN_NS 2000000u
+#define OUTSIDE_SLICE_NS 50000u
+#define POLL_SLICE_NS 20000000u
+
+int sched_poll_pause(unsigned looks, uint64_t begun_ns, int outside)
+{
+    if (looks < POLL_SPIN_LOOKS) {
+        sched_pause();
+        return 1;
+    }
+    if (outside && ebsp_now_ns() - begun_ns < OUTSIDE_SPIN_NS) {
+        sched_pause();
+        sched_yield();
+        return 1;
+    }
+    return 0;
+}
+
+uint64_t sched_poll_slice(int outside)
+{
+    return outside ? OUTSIDE_SLICE_NS : POLL_SLICE_NS;
+}
+
 /* Counts the calling core in this round, as arrived at a barrier of the
  * given kind or (kind < 0) as finished. 1 for the core that completed the
  * round, which finds the kinds of the round's arrivals in *kinds. */

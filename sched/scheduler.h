@@ -177,6 +177,16 @@ void sched_wake(_Atomic unsigned *word, int pid);
 /* Lets other cores run for a moment, where a core polls: a coroutine core
  * yields its worker, a thread the CPU. */
 void sched_pause(void);
+/* The policy of a wait whose end the waiter must look for itself (a
+ * condition that is announced on a word only once the waiter sleeps, or
+ * messages from other processes: outside), between two looks; looks is
+ * the count of looks so far, begun_ns when the wait began (ebsp_now_ns).
+ * Returns 1 after letting the other cores run for a moment (look again
+ * at once: the end is often a moment away, and waking a sleeper costs
+ * its waker a system call), or 0: sleep now, in sched_wait, at most
+ * sched_poll_slice(outside) before looking again. */
+int sched_poll_pause(unsigned looks, uint64_t begun_ns, int outside);
+uint64_t sched_poll_slice(int outside);
 
 /* ---- run hooks ---- */
 

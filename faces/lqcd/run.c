@@ -1,0 +1,146 @@
+/*
+ * The per-run state of the LQCD face (made and freed by the scheduler's
+ * run hooks) and the machine calls: initMachine, shutdownMachine.
+ */
+#include "lqcd_face.h"
+
+struct lqcd_state lq = {.topo_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .wired_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .handles_lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- the run ---- */
+
+static void lqcd_run_end(void);
+
+/* Per-run state of the LQCD API: made before the cores start (the
+ * scheduler's run hooks), freed with every channel after they all left. */
+static void lqcd_run_begin(int n)
+{
+    lqcd_run_end(); /* nothing of an earlier run survives */
+    lq.first = 0;
+    lq.count = n;
+    lq.ranks = 0;
+    if (ebsp_world_section) { /* n is this rank's part of the section */
+        lq.first = ebsp_world_first;
+        lq.count = ebsp_world_count;
+        n = ebsp_active_nprocs;
+        lq.ranks = (n + ebsp_world_per_rank - 1) / ebsp_world_per_rank;
+    }
+    void *p = NULL;
+    if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_core)) != 0)
+        return;
+    memset(p, 0, (size_t)n * sizeof(struct lqcd_core));
+    struct lqcd_core *cores = p;
+    for (int i = 0; i < n; i++)
+        pthread_mutex_init(&cores[i].dir_lock, NULL);
+    for (int k = 0; k < 2; k++) {
+        p = NULL;
+        if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_slot)) != 0)
+            break;
+        memset(p, 0, (size_t)n * sizeof(struct lqcd_slot));
+        lq.slots[k] = p;
+    }
+    if (!lq.slots[0] || !lq.slots[1]) {
+        free(lq.slots[0]);
+        free(lq.slots[1]);
+        lq.slots[0] = lq.slots[1] = NULL;
+        free(cores);
+        return;
+    }
+    atomic_store(&lq.diverged, 0);
+    atomic_store(&lq.deadlocked, 0);
+    lq.n = n;
+    lq.cores = cores;
+}
+
+void lq_free_staged(struct lqcd_chan *st)
+{
+    free(st->head);
+    free(st);
+}
+
+/* Staged sends that no receive took (run end). */
+static void free_unclaimed(struct lqcd_core *c)
+{
+    for (size_t i = 0; c->dir && i <= c->dir_mask; i++) {
+        struct dir_entry *e = &c->dir[i];
+        if (!e->used)
+            continue;
+        for (struct lqcd_chan *o = e->ohead, *next; o; o = next) {
+            next = o->dir_next;
+            if (o->magic == STAGED_MAGIC)
+                lq_free_staged(o);
+        }
+        for (struct lqcd_chan *q = e->recv ? e->recv->qhead : NULL, *next; q; q = next) {
+            next = q->qnext;
+            if (q->magic == STAGED_MAGIC)
+                lq_free_staged(q);
+        }
+    }
+}
+
+static void lqcd_run_end(void)
+{
+    if (lq.ranks)
+        world_progress(NULL);
+    if (lq.cores) {
+        /* first: the queues and orphans hold sends of other cores */
+        for (int i = 0; i < lq.n; i++)
+            free_unclaimed(&lq.cores[i]);
+        for (int i = 0; i < lq.n; i++) {
+            struct lqcd_core *c = &lq.cores[i];
+            for (struct lqcd_chan *ch = c->owned, *next; ch; ch = next) {
+                next = ch->owned_next;
+                ch->magic = 0;
+                if (!world_send_free(ch->wire))
+                    free(ch->head); /* else MPI may still read it: it stays */
+                free(ch);
+            }
+            for (struct bcast *b = c->bcasts, *next; b; b = next) {
+                next = b->next;
+                free(b->stage);
+                free(b->sends);
+                free(b);
+            }
+            free(c->tmp);
+            free(c->dir);
+            pthread_mutex_destroy(&c->dir_lock);
+        }
+        free(lq.cores);
+    }
+    lq_handles_free();
+    free(lq.search.seen);
+    free(lq.search.places);
+    free(lq.search.details);
+    memset(&lq.search, 0, sizeof lq.search);
+    atomic_store(&lq.wire_sent, 0);
+    lq.wire_taken = 0;
+    free(lq.slots[0]);
+    free(lq.slots[1]);
+    free(lq.wired);
+    free(lq.gathered);
+    lq.wired = NULL;
+    lq.nwired = lq.wired_cap = 0;
+    lq.gathered = NULL;
+    lq.gathered_cap = 0;
+    free(lq.pid_of_rank);
+    free(lq.rank_of_pid);
+    lq.cores = NULL;
+    lq.slots[0] = lq.slots[1] = NULL;
+    lq.pid_of_rank = lq.rank_of_pid = NULL;
+    lq.topo = 0;
+    lq.n = 0;
+}
+
+static const struct sched_hooks lqcd_hooks = {.run_begin = lqcd_run_begin, .run_end = lqcd_run_end};
+
+__attribute__((constructor)) static void lqcd_register(void)
+{
+    sched_add_hooks(&lqcd_hooks);
+}
+
+/* A core that left its kernel or shut the API down acts no more. */
+int lq_gone(int pid)
+{
+    return sched_where(pid) == WHERE_FINISHED || atomic_load(&lq.cores[pid].shut);
+}

@@ -1,0 +1,168 @@
+/*
+ * Waiting for channels: waitFor, waitForMultiple, and why a wait has not
+ * ended (explain).
+ */
+#include "lqcd_face.h"
+
+static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out)
+{
+    char what[ERR_MAX - 40];
+    int code;
+    int hopeless = lq_explain_text(ch, what, sizeof what, &code);
+    if (hopeless)
+        lq_seterr(code, "%s: %s", call, what);
+    else if (timed_out)
+        lq_seterr(code, "%s: %d ms passed; %s", call, ms, what);
+    return hopeless;
+}
+
+/* Marks the calling core as waiting in call for ch (the deadlock checks'
+ * look, deadlock.c): from its first sleep to the end of the wait, its
+ * wait_seq odd when the wait has no limit; its short wakes in between
+ * (slices, polls) do nothing another core could see, and are not marked. */
+static void mark_waiting(struct ebsp_core *self, struct lqcd_core *c, int ms, struct lqcd_chan *ch, const char *call)
+{
+    atomic_store(&c->waited, ch);
+    atomic_store(&c->wait_call, call);
+    if (ms < 0) /* a wait with a limit ends by itself: no deadlock */
+        atomic_fetch_add(&c->wait_seq, 1); /* odd: waiting */
+    self->sched.where = WHERE_LQCD_WAIT;
+}
+
+static void mark_running(struct ebsp_core *self, struct lqcd_core *c, int ms)
+{
+    self->sched.where = WHERE_RUNNING;
+    if (ms < 0)
+        atomic_fetch_add(&c->wait_seq, 1); /* even: running */
+}
+
+/* One round of a wait for v[*first..n): takes in what other ranks sent,
+ * moves *first past the complete channels; returns 1 when all are, -1 on
+ * an error (set), 0 timed out (set), 2 to wait on. */
+static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok)
+{
+    lq_poll();
+    for (; *first < n; (*first)++) {
+        int r = lq_status(v[*first], call, idle_ok);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+    }
+    if (*first == n)
+        return 1;
+    if (sched_stopped()) {
+        lq_seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
+        return -1;
+    }
+    if (ms == 0) {
+        explain(v[*first], call, ms, 1);
+        return 0;
+    }
+    return 2;
+}
+
+/* Waits for all of v[0..n) (the caller's, checked). 1 / 0 timeout / -1. */
+int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_ok)
+{
+    struct ebsp_core *self = ebsp_self; /* read once: a coroutine core may resume on another thread */
+    int pid = self->pid;
+    struct lqcd_core *c = &lq.cores[pid];
+    uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
+    uint64_t last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
+    int first = 0, marked = 0, r; /* v[0..first) are complete */
+    for (unsigned look = 0;; look++) {
+        unsigned ev = atomic_load(&c->ev);
+        if ((r = wait_round(v, n, &first, ms, call, idle_ok)) != 2)
+            break;
+        if (sched_poll_pause(look, begun, lq.ranks != 0))
+            continue;
+        if (explain(v[first], call, ms, 0)) {
+            r = -1;
+            break;
+        }
+        uint64_t slice = sched_poll_slice(lq.ranks != 0);
+        if (ms > 0) {
+            uint64_t now = ebsp_now_ns();
+            if (now >= deadline) {
+                explain(v[first], call, ms, 1);
+                r = 0;
+                break;
+            }
+            slice = deadline - now < slice ? deadline - now : slice;
+        }
+        if (!marked)
+            mark_waiting(self, c, ms, v[first], call);
+        marked = 1;
+        atomic_store(&c->waited, v[first]);
+        atomic_store(&c->sleeping, 1);
+        if (lq_status(v[first], call, idle_ok) == 0) {
+            /* every core blocked for good: reported, the run stops (a look
+               at every core: at the first sleep of a wait, then every
+               DEADLOCK_LOOK_NS) */
+            uint64_t now = ebsp_now_ns();
+            if (ms < 0 && now - last_look >= DEADLOCK_LOOK_NS) {
+                last_look = now;
+                if (lq.ranks)
+                    lq_deadlock_nudge(); /* rank 0 searches across ranks */
+                else
+                    lq_deadlock_check();
+            }
+            /* a coroutine core parks, its worker free for the other cores
+               (polling by yielding made a 64 KiB halo exchange 13x slower
+               than threads: the pollers kept every worker busy); across
+               ranks this core looks for messages itself, each slice */
+            if (!sched_stopped())
+                sched_wait(&c->ev, ev, slice);
+        }
+        atomic_store(&c->sleeping, 0);
+    }
+    if (marked)
+        mark_running(self, c, ms);
+    return r;
+}
+
+int waitFor(void *opaque, int milliseconds)
+{
+    struct lqcd_chan *ch = lq_chan_of(opaque, "waitFor");
+    if (!ch)
+        return -1;
+    int st = atomic_load(&ch->state);
+    if (st == CH_DONE)
+        return 1; /* the common case: no more work */
+    int r = lq_wait_all(&ch, 1, milliseconds, "waitFor", 0);
+    if (r < 0)
+        sched_leave_if_stopped();
+    return r;
+}
+
+int waitForMultiple(void *opaque[], int count, int milliseconds)
+{
+    if (count < 0 || (count > 0 && !opaque)) {
+        lq_seterr(LQCD_ERR_ARG, "waitForMultiple: %s", count < 0 ? "negative count" : "NULL array");
+        return -1;
+    }
+    if ((size_t)count > SIZE_MAX / sizeof *opaque) { /* 32-bit: the bytes do not fit in a size_t */
+        lq_seterr(LQCD_ERR_ARG, "waitForMultiple: %d handles do not fit in the address space", count);
+        return -1;
+    }
+    if (!lq_check_memory("waitForMultiple", "the array of handles", opaque, (size_t)count * sizeof *opaque, 0))
+        return -1;
+    enum { ON_STACK = 64 };
+    struct lqcd_chan *local[ON_STACK], **v = local;
+    if (count > ON_STACK && !(v = malloc((size_t)count * sizeof *v))) {
+        lq_seterr(LQCD_ERR_NOMEM, "waitForMultiple: out of memory");
+        return -1;
+    }
+    int r = 1;
+    for (int i = 0; i < count && r == 1; i++)
+        if (!(v[i] = lq_chan_of(opaque[i], "waitForMultiple")))
+            r = -1;
+    if (r == 1)
+        r = lq_wait_all(v, count, milliseconds, "waitForMultiple", 0);
+    if (v != local)
+        free(v);
+    if (r < 0)
+        sched_leave_if_stopped();
+    return r;
+}
