@@ -5,6 +5,7 @@
  * Each case runs in a process of its own (the host runs itself), at the
  * default and the strict check level. ebsp_register_kernel refuses a
  * kernel that is not code. */
+#include <sys/mman.h>
 #include <host_bsp.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -32,8 +33,21 @@ static int child(const char *checks, int c, int argc, char **argv)
     return 0;
 }
 
+/* Keeps the wild address wild: a page reserved there without access, so
+ * that no mapping of the run (a thread's stack, an arena) lands on it. */
+static void reserve_wild_page(void)
+{
+    if (sizeof(void *) == 8 &&
+        mmap((void *)(uintptr_t)0x7f0000001000ull, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+             -1, 0) == MAP_FAILED) {
+        perror("reserving the wild page at 0x7f0000001000");
+        exit(2);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    reserve_wild_page();
     if (argc == 4)
         return child(argv[2], atoi(argv[3]), argc, argv);
     printf("register 0x7000: %d\n", ebsp_register_kernel("a", (int (*)(void))(uintptr_t)0x7000));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* EBSP face calls, made from files that include the EBSP headers */
 int ebsp_host_init(void);
@@ -230,8 +231,21 @@ static void spmd_put_before_begin(void)
     bsp_end();
 }
 
+/* Keeps the wild address wild: a page reserved there without access, so
+ * that no mapping of the run (a thread's stack, an arena) lands on it. */
+static void reserve_wild_page(void)
+{
+    if (sizeof(void *) == 8 &&
+        mmap((void *)(uintptr_t)0x7f0000001000ull, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+             -1, 0) == MAP_FAILED) {
+        perror("reserving the wild page at 0x7f0000001000");
+        exit(2);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    reserve_wild_page();
     which = argc > 1 ? argv[1] : "";
     if (is("two_sections_no_init")) { /* core 1 of the second runs main again */
         bsp_begin(1);
