@@ -36,6 +36,9 @@ static void level(const char *checks, int argc, char **argv)
  * that no mapping of the run (a thread's stack, an arena) lands on it. */
 static void reserve_wild_page(void)
 {
+    static int reserved; /* once: BSPlib cores may run main again */
+    if (reserved++)
+        return;
     if (sizeof(void *) == 8 &&
         mmap((void *)(uintptr_t)0x7f0000001000ull, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
              -1, 0) == MAP_FAILED) {
