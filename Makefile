@@ -143,7 +143,7 @@ stress: lib
 # host refused) STRESS_RUNS times each: hangs, mpirun crashes, stray lines.
 stress-mpi: lib
 	@command -v mpirun >/dev/null 2>&1 || echo "stress-mpi: SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
-	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^(TestMPI(End|SendOrder)?Stress|TestMPIQMPPrograms)$$' | grep -v '^=== RUN'
+	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^(TestMPI(End|SendOrder)?Stress|TestMPIQMPPrograms|TestMPILqcdDeadlock)$$' | grep -v '^=== RUN'
 
 # make stress, short: part of make test.
 test-stress: lib
