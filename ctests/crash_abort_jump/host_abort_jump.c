@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include "../wild_page.h"
 
 extern char **environ;
 
@@ -33,18 +34,6 @@ static int child(const char *checks, int c, int argc, char **argv)
     return 0;
 }
 
-/* Keeps the wild address wild: a page reserved there without access, so
- * that no mapping of the run (a thread's stack, an arena) lands on it. */
-static void reserve_wild_page(void)
-{
-    static int reserved; /* once: BSPlib cores may run main again */
-    if (reserved++)
-        return;
-    /* best effort: under AddressSanitizer the page may be its own already */
-    if (sizeof(void *) == 8)
-        mmap((void *)(uintptr_t)0x7f0000001000ull, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
-             0);
-}
 
 int main(int argc, char **argv)
 {

@@ -6,6 +6,7 @@
 #include <host_bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "../wild_page.h"
 
 enum { CORES = 2, CASES = 12 };
 
@@ -32,18 +33,6 @@ static void level(const char *checks, int argc, char **argv)
     bsp_end();
 }
 
-/* Keeps the wild address wild: a page reserved there without access, so
- * that no mapping of the run (a thread's stack, an arena) lands on it. */
-static void reserve_wild_page(void)
-{
-    static int reserved; /* once: BSPlib cores may run main again */
-    if (reserved++)
-        return;
-    /* best effort: under AddressSanitizer the page may be its own already */
-    if (sizeof(void *) == 8)
-        mmap((void *)(uintptr_t)0x7f0000001000ull, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
-             0);
-}
 
 int main(int argc, char **argv)
 {

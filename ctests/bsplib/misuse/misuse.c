@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "../../wild_page.h"
 
 /* EBSP face calls, made from files that include the EBSP headers */
 int ebsp_host_init(void);
@@ -36,7 +37,7 @@ static int x, y;
 static void *wild_variable(void)
 {
     if (strncmp(which, "wild_", 5) == 0)
-        return (void *)(uintptr_t)0x7f0000001000ull;
+        return (void *)WILD_PAGE;
     if (strncmp(which, "low_", 4) == 0)
         return (void *)(uintptr_t)0x10;
     return NULL;
@@ -152,7 +153,7 @@ static void spmd(void)
     if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
         ((void (*)(void))(uintptr_t)0x5000)();
     if (strncmp(which, "badsrc_", 7) == 0 && s == 1) { /* an unmapped source, copied on the shortest paths */
-        void *bad = (void *)(uintptr_t)0x7f0000001000ull;
+        void *bad = (void *)WILD_PAGE;
         if (is("badsrc_put"))
             bsp_put(2, bad, &x, 0, sizeof x);
         if (is("badsrc_hpput"))
@@ -212,7 +213,7 @@ static void spmd(void)
         int t = 7;
         bsp_send((s + 1) % bsp_nprocs(), &t, buf, sizeof buf);
         bsp_sync();
-        void *wild = strstr(which, "low") ? (void *)0x10 : (void *)(uintptr_t)0x7f0000001000ull;
+        void *wild = strstr(which, "low") ? (void *)0x10 : (void *)WILD_PAGE;
         if (s == 2 && strstr(which, "_tag"))
             bsp_get_tag(&status, wild);
         if (s == 2 && strstr(which, "_move"))
@@ -231,18 +232,6 @@ static void spmd_put_before_begin(void)
     bsp_end();
 }
 
-/* Keeps the wild address wild: a page reserved there without access, so
- * that no mapping of the run (a thread's stack, an arena) lands on it. */
-static void reserve_wild_page(void)
-{
-    static int reserved; /* once: BSPlib cores may run main again */
-    if (reserved++)
-        return;
-    /* best effort: under AddressSanitizer the page may be its own already */
-    if (sizeof(void *) == 8)
-        mmap((void *)(uintptr_t)0x7f0000001000ull, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
-             0);
-}
 
 int main(int argc, char **argv)
 {
