@@ -21,10 +21,7 @@
  * with exit status 1 once every core has left.
  */
 #define _GNU_SOURCE
-#include "../../capi/shim.h"
-#include "../../capi/comm.h"
-#include "../../capi/reqlog.h"
-#include "../../capi/direct.h"
+#include "../../capi/faces.h"
 #include "bsplib.h"
 
 #include <e_bsp.h> /* the EBSP core calls, which do the work */

@@ -5,7 +5,7 @@
 #ifndef EBSP_BSPLIB_H
 #define EBSP_BSPLIB_H
 
-#include "../../capi/shim.h"
+#include "../../capi/faces.h"
 
 #include <stddef.h>
 #include <stdint.h>

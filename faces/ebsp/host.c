@@ -5,10 +5,7 @@
  * calls, which check the pointers they are given before the Go engine
  * reads or writes through them.
  */
-#include "../../capi/shim.h"
-#include "../../capi/comm.h"
-#include "../../capi/reqlog.h"
-#include "../../capi/direct.h"
+#include "../../capi/faces.h"
 
 #include <host_bsp.h>
 #include <stdint.h>

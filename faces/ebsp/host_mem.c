@@ -3,8 +3,7 @@
  * streams. Written in C so host_bsp.h checks their prototypes; the work is
  * done by the Go exports.
  */
-#include "../../capi/shim.h"
-#include "../../capi/mem.h"
+#include "../../capi/faces.h"
 
 #include <host_bsp.h>
 #include <stdint.h>

@@ -7,8 +7,7 @@
  * (sched_wait).
  */
 #define _GNU_SOURCE
-#include "../../capi/shim.h"
-#include "../../capi/mem.h"
+#include "../../capi/faces.h"
 
 #include <e-lib.h>
 #include <e_bsp.h>

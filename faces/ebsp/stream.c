@@ -4,8 +4,7 @@
  * wrappers do the waiting it asks for, in C. The engine prints the board's
  * texts; every call returns and the run goes on.
  */
-#include "../../capi/shim.h"
-#include "../../capi/mem.h"
+#include "../../capi/faces.h"
 
 #include <e_bsp.h>
 #include <stdint.h>

@@ -58,7 +58,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "../../capi/shim.h"
+#include "../../capi/faces.h"
 
 #include <lqcd_msg.h>
 

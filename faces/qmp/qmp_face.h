@@ -14,7 +14,7 @@
 #ifndef EBSP_QMP_FACE_H
 #define EBSP_QMP_FACE_H
 
-#include "../../capi/shim.h"
+#include "../../capi/faces.h"
 
 #include <qmp.h>
 
