@@ -1,6 +1,6 @@
 package main
 
-// Glue of the communication engine: the core-side calls of comm_api.c
+// Glue of the communication engine: the core-side calls of faces/ebsp/comm_api.c
 // (goXxx, pid first) and the host's message calls, exported directly.
 
 /*

@@ -1,6 +1,6 @@
 /*
  * Go entry points of the communication engine (capi/comm.go), called by
- * the core-side C functions in comm_api.c and dual_api.c. Each takes the
+ * the core-side C functions in faces/ebsp/comm_api.c and dual_api.c. Each takes the
  * calling core's pid first; misuse is reported and stops the run inside
  * the call, so the caller then runs sched_leave_if_stopped(). The DRMA
  * calls answer ENGINE_DONE or ENGINE_NOT_YET (shim.h).

@@ -169,7 +169,7 @@ _Static_assert(sizeof(struct engine_plan_step) == (sizeof(void *) == 8 ? 8 : 8),
 
 /* engine directPlan[PLAN_GETS | PLAN_PUTS][step]: the steps of a sync in which
  * only direct requests were made, from STEP_PHASE_A until STEP_OVER, each
- * after a barrier (capi/core_api.c runs it without the engine). */
+ * after a barrier (faces/ebsp/core_api.c runs it without the engine). */
 static const struct engine_plan_step engine_direct_plan[4][STEP_COUNT] = {
     {{0, -2}, {0, -1}, {0, -2}, {3, 4}, {4, -1}, {2, 4}}, /* neither */
     {{0, -2}, {1, 5}, {0, -2}, {3, 4}, {4, -1}, {2, 4}}, /* direct gets */

@@ -215,7 +215,7 @@ static inline int move_message(struct ebsp_core *self, const struct ebsp_msg *m,
 enum { ENGINE_DONE = 0, ENGINE_NOT_YET = 1 };
 
 /* Waiting for another core's registration (reg_wait.c, on the scheduler's
- * sched_wait; comm_api.c, reqlog.c). The calling core waits from now on:
+ * sched_wait; faces/ebsp/comm_api.c, reqlog.c). The calling core waits from now on:
  * cores that wait for its registrations look again (the engine stops
  * counting on them). */
 void reg_wait_begin(void);
@@ -319,7 +319,7 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
     return line->remote;
 }
 
-/* ---- bsp_sync (core_api.c) ---- */
+/* ---- bsp_sync (faces/ebsp/core_api.c) ---- */
 
 /* The engine's sync flags (engine/superstep.go): ebsp_sync_flags[s % 2]
  * is s + 1 when some core communicated in superstep s. Only the engine
@@ -382,7 +382,7 @@ static inline void *user_pointer_for_go(const void *p)
     return user_pointer_small(p, 1) ? NULL : (void *)(uintptr_t)p;
 }
 /* The page whose offsets stand for such numbers named as variables
- * (comm_api.c), made by the first call (faults.c); NULL before, or
+ * (faces/ebsp/comm_api.c), made by the first call (faults.c); NULL before, or
  * without memory (they then reach Go as NULL). */
 void *ebsp_small_variables(void);
 extern void *ebsp_small_page;

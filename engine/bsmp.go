@@ -39,7 +39,7 @@ const queueMinBytes = 4096
 // QueueState is where a message queue stands: its messages and the
 // reader's position. A core's queue keeps it in the core's C table when
 // shared (Mirror.Queue), so that bsp_qsize, bsp_get_tag, bsp_move and
-// bsp_hpmove run in C without a call into Go (capi/comm_api.c; a call into
+// bsp_hpmove run in C without a call into Go (faces/ebsp/comm_api.c; a call into
 // Go cost ~60-100 ns per message). C reads it as struct ebsp_msgq
 // (generated from it, cdefs.go).
 type QueueState struct {

@@ -201,7 +201,7 @@ func roundUp(n, to int) int { return (n + to - 1) / to * to }
 func writeDirectPlan(b *strings.Builder) {
 	b.WriteString("/* engine directPlan[PLAN_GETS | PLAN_PUTS][step]: the steps of a sync in which\n" +
 		" * only direct requests were made, from STEP_PHASE_A until STEP_OVER, each\n" +
-		" * after a barrier (capi/core_api.c runs it without the engine). */\n" +
+		" * after a barrier (faces/ebsp/core_api.c runs it without the engine). */\n" +
 		"static const struct engine_plan_step engine_direct_plan[4][STEP_COUNT] = {\n")
 	for f, plan := range directPlan {
 		b.WriteString("    {")

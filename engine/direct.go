@@ -16,7 +16,7 @@ import (
 // write the same bytes (a put wins over a get). Direct puts and gets raise
 // their own flags, not the sync flags: a superstep with nothing else needs
 // no call into the engine (superstep.go, and bsp_sync's fast path in
-// capi/core_api.c). A message stays in its sender's log, where the engine
+// faces/ebsp/core_api.c). A message stays in its sender's log, where the engine
 // queues it at the receiver in phase B (queueDirectMessages).
 
 // DirectAnswer is BeginDirect's answer as the C shim takes it

@@ -11,7 +11,7 @@ import (
 
 // The pure-Go test driver: kernels run on goroutines, one per core, and
 // bsp_sync runs the engine's steps with a barrier between them exactly as
-// capi/core_api.c does. The barrier can be stopped, as the C scheduler's is
+// faces/ebsp/core_api.c does. The barrier can be stopped, as the C scheduler's is
 // when a core reports misuse. (The library itself blocks cores in C.)
 
 type stopBarrier struct {
@@ -90,7 +90,7 @@ func (k kcore) Sync() bool {
 	return false
 }
 
-// syncLoop is bsp_sync's loop of capi/core_api.c, fast path included: a
+// syncLoop is bsp_sync's loop of faces/ebsp/core_api.c, fast path included: a
 // core whose pending mirror is clear (no request, no queued message:
 // nothing for the engine) only waits at the barrier; if then the flags say
 // that nobody communicated, the sync is over, after the steps of the
@@ -122,7 +122,7 @@ func syncLoop(c *Core, b *stopBarrier) bool {
 }
 
 // advance is what the loop does when a sync is over: it advances the
-// superstep counter (capi/core_api.c's superstep_over).
+// superstep counter (faces/ebsp/core_api.c's superstep_over).
 func advance(c *Core) { c.superstep.Add(1) }
 
 func (k kcore) barrier() bool { return k.run.barrier.Wait() }

@@ -7,7 +7,7 @@ import (
 
 // bsp_qsize, bsp_get_tag, bsp_move and bsp_hpmove for the engine's tests:
 // the library answers them in C, reading the queue where the engine keeps
-// it (capi/comm_api.c, struct ebsp_msgq); these read it with the host
+// it (faces/ebsp/comm_api.c, struct ebsp_msgq); these read it with the host
 // queue's reads (hostq.go), so that the tests and the fuzzer can check
 // what the engine queued.
 

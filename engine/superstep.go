@@ -6,7 +6,7 @@ import "sync/atomic"
 // (drma.go, bsmp.go: registration lookup, bounds) and packed at once into
 // the transport's blocks (transport.go); bsp_sync delivers them. The engine
 // owns the steps below; the caller runs them with a barrier of all cores
-// between two steps (capi/core_api.c's bsp_sync, in C because a core must
+// between two steps (faces/ebsp/core_api.c's bsp_sync, in C because a core must
 // not hold a Go frame across a barrier, see docs/design.md; the engine's
 // tests drive the same loop from Go, driver_test.go):
 //
@@ -56,7 +56,7 @@ type syncFlags = [2]atomic.Int32
 // the caller waits at a barrier of all cores and calls SyncStep with it;
 // StepOver when the sync is complete, and the caller advances the
 // superstep counter (the only place that does: the loop of
-// capi/core_api.c's bsp_sync, which also runs syncs without the engine);
+// faces/ebsp/core_api.c's bsp_sync, which also runs syncs without the engine);
 // StepFailed after a misuse, which TakeError returns and which ends the
 // run.
 func (c *Core) SyncStep(step int) int {
@@ -94,7 +94,7 @@ const (
 // firstLocalStep is the first step that touches memory of this process
 // only (direct requests reach its cores only; the end empties its own
 // blocks): the barrier before it and those after need no round with other
-// processes (capi/core_api.c).
+// processes (faces/ebsp/core_api.c).
 const firstLocalStep = stepPuts
 
 func (c *Core) syncStep(step int) int {

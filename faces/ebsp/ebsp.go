@@ -1,12 +1,15 @@
 // Package ebsp is the C side of the EBSP face (include/host_bsp.h and
-// the memory, DMA and stream calls of e_bsp.h): the host's calls that run
-// the cores and serve their host syncs (host.c), its memory and stream
-// calls (host_mem.c), and the cores' memory, DMA (mem.c) and stream calls
-// (stream.c), each checking its pointers and waiting in the scheduler
-// while the engine (through capi's exports) does the work. The core
-// calls the EBSP and BSPlib faces share (bsp_put, bsp_sync...) are
-// capi's. Its Go API is its Face, which capi gives the engine; capi
-// imports it so that its C code is linked into the library.
+// include/e_bsp.h): the host's calls that run the cores and serve their
+// host syncs (host.c), its memory and stream calls (host_mem.c), the
+// cores' identity, clocks, bsp_sync and output (core_api.c), their
+// registrations, DRMA and messages (comm_api.c), the calls host and core
+// share by name (dual_api.c), and the cores' memory, DMA (mem.c) and
+// stream calls (stream.c), each checking its pointers and waiting in the
+// scheduler while the engine (through capi's exports) does the work. The
+// BSPlib face's calls do their work through the core calls here. Its C
+// sees capi only through capi/faces.h. Its Go API is its Face, which capi
+// gives the engine; capi imports it so that its C code is linked into
+// the library.
 package ebsp
 
 /*

@@ -1,6 +1,6 @@
 /*
  * Core-side communication calls: registration, DRMA, BSMP and messages to
- * the host. Each forwards to the Go engine (comm.go) and leaves the kernel
+ * the host. Each forwards to the Go engine (capi/comm.go) and leaves the kernel
  * if the call stopped the run, except the hot ones, which mostly stay in
  * C: bsp_put and bsp_get are direct where the engine allows (direct.h),
  * else recorded like bsp_send in the core's request log (reqlog.c), which
@@ -11,11 +11,7 @@
  * yet (ENGINE_NOT_YET: it needs a registration another core may still
  * push) waits here and asks again (reg_wait_again, shim.h).
  */
-#include "shim.h"
-#include "comm.h"
-#include "reqlog.h"
-#include "direct.h"
-#include "smallcopy.h"
+#include "../../capi/faces.h"
 
 #include <e_bsp.h>
 #include <string.h>

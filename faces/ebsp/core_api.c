@@ -3,11 +3,9 @@
  * output and abort. The superstep's work is decided by the Go engine
  * (goSyncStep); this file only blocks between its steps.
  */
-#include "shim.h"
+#include "../../capi/faces.h"
 
 #include <errno.h>
-#include "reqlog.h"
-#include "direct.h"
 
 #include <e_bsp.h>
 #include <stdarg.h>
@@ -43,10 +41,6 @@ unsigned int ebsp_raw_time(void)
     self->last_raw_ns = now;
     return (unsigned int)(elapsed * EPIPHANY_CLOCK_MHZ / 1000u);
 }
-
-int32_t ebsp_sync_flags[2];
-int32_t ebsp_put_flags[2], ebsp_get_flags[2];
-int32_t ebsp_gets_flags[2], ebsp_sends_flags[2]; /* the engine's own: shared for a world of several processes */
 
 static int flagged(int32_t *flags, int32_t s)
 {
@@ -182,13 +176,4 @@ void bsp_abort(const char *format, ...)
     out_core_line(pid, text);
     goCoreAbort(pid, text); /* stops the run */
     sched_leave_if_stopped();
-}
-
-/* The engine reports a stalled run (deadlock, divergence, watchdog) with
- * every core's place and superstep. */
-static const struct sched_hooks engine_hooks = {.report_stall = goReportStall};
-
-__attribute__((constructor)) static void engine_register(void)
-{
-    sched_add_hooks(&engine_hooks);
 }

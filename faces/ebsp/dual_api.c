@@ -5,9 +5,7 @@
  * an emulated core when its thread carries a core identity. This file
  * includes neither header, since they cannot both be in scope.
  */
-#include "shim.h"
-#include "comm.h"
-#include "reqlog.h"
+#include "../../capi/faces.h"
 
 int bsp_begin(int nprocs)
 {
