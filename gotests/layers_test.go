@@ -139,3 +139,127 @@ func TestLeafChecksCatch(t *testing.T) {
 		}
 	}
 }
+
+// The faces sit below capi: what they need of it, capi gives them in one
+// header, capi/faces.h (the emulated core, the C path that carries their
+// requests, capi's Go entry points). A face's C (and its Go files' cgo
+// preambles) include nothing else of capi/, and the engine below them
+// imports neither a face nor capi: a face gives the engine its policy as
+// values (engine.Face), the engine never asks for one.
+const faceBoundaryHeader = "capi/faces.h"
+
+// layersAbove are the packages the engine must not import.
+var layersAbove = []string{modulePath + "/faces", modulePath + "/capi"}
+
+// capiIncludes lists the includes of src, a file of folder dir (slash
+// separated, relative to the repository), that reach into capi/ other than
+// faceBoundaryHeader.
+func capiIncludes(dir, src string) []string {
+	var out []string
+	for _, m := range includeLine.FindAllStringSubmatch(src, -1) {
+		if m[1] != `"` {
+			continue
+		}
+		target := filepath.ToSlash(filepath.Join(dir, m[2]))
+		if strings.HasPrefix(target, "capi/") && target != faceBoundaryHeader {
+			out = append(out, `"`+m[2]+`"`)
+		}
+	}
+	return out
+}
+
+// importsAbove lists the imports among imps of a layer above the engine.
+func importsAbove(imps []string) []string {
+	var out []string
+	for _, imp := range imps {
+		for _, above := range layersAbove {
+			if imp == above || strings.HasPrefix(imp, above+"/") {
+				out = append(out, imp)
+			}
+		}
+	}
+	return out
+}
+
+// readSources calls visit with the source files (tests included) of dir,
+// relative to the repository, and their text; it returns how many.
+func readSources(t *testing.T, dir string, visit func(name, src string)) int {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(repoRoot(), dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() || !sourceExt[filepath.Ext(e.Name())] {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(repoRoot(), dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		visit(e.Name(), string(raw))
+		n++
+	}
+	return n
+}
+
+func TestFacesSeeCapiThroughOneHeader(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(repoRoot(), "faces", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, abs := range dirs {
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			continue
+		}
+		dir := filepath.ToSlash(strings.TrimPrefix(abs, repoRoot()+string(filepath.Separator)))
+		checked += readSources(t, dir, func(name, src string) {
+			if incs := capiIncludes(dir, src); len(incs) > 0 {
+				t.Errorf("%s/%s includes %v of capi/: a face sees capi through %s only", dir, name, incs, faceBoundaryHeader)
+			}
+		})
+	}
+	if checked < 10 {
+		t.Errorf("only %d source files found under faces/", checked)
+	}
+}
+
+func TestEngineImportsNoLayerAbove(t *testing.T) {
+	checked := readSources(t, "engine", func(name, src string) {
+		if !strings.HasSuffix(name, ".go") {
+			return
+		}
+		if imps := importsAbove(moduleImports(t, name, src)); len(imps) > 0 {
+			t.Errorf("engine/%s imports %v: a layer above the engine (give it values, as engine.Face)", name, imps)
+		}
+	})
+	if checked == 0 {
+		t.Errorf("engine: no source file found")
+	}
+}
+
+// The two checks above find what they are meant to, and only that.
+func TestFaceChecksCatch(t *testing.T) {
+	for src, want := range map[string]int{
+		`#include "../../capi/faces.h"` + "\n#include <e_bsp.h>\n#include \"lqcd_face.h\"": 0,
+		`#include "../../capi/shim.h"`:                                             1,
+		`#include "../bsplib/bsplib.h"` + "\n" + `# include "../../capi/direct.h"`: 1,
+		`#include "../../sched/scheduler.h"`:                                       0,
+	} {
+		if got := capiIncludes("faces/qmp", src); len(got) != want {
+			t.Errorf("capiIncludes(%q) = %v, want %d", src, got, want)
+		}
+	}
+	for imps, want := range map[string]int{
+		"libebsp/emesh":                   0,
+		"libebsp/faces/bsplib":            1,
+		"libebsp/capi":                    1,
+		"libebsp/facesx libebsp/capi/sub": 1,
+	} {
+		if got := importsAbove(strings.Fields(imps)); len(got) != want {
+			t.Errorf("importsAbove(%q) = %v, want %d", imps, got, want)
+		}
+	}
+}
