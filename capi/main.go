@@ -24,7 +24,8 @@ import (
 
 	_ "libebsp/emesh/lowmem" // its C code: the fixed local addresses
 	"libebsp/engine"
-	_ "libebsp/sched" // its C code: the scheduler
+	_ "libebsp/faces/qmp" // its C code: the QMP calls (include/qmp.h); it has no Go half
+	_ "libebsp/sched"     // its C code: the scheduler
 )
 
 func main() {}

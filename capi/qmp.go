@@ -1,5 +1,0 @@
-package main
-
-import (
-	_ "libebsp/faces/qmp" // its C code: the QMP calls (include/qmp.h)
-)
