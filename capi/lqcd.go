@@ -1,41 +1,37 @@
 package main
 
+// The LQCD face's entries into Go (faces/lqcd's C calls them): each
+// carries its C arguments to the face's Go half (faces/lqcd) or to the
+// engine, and the answer back.
+
 /*
 #include "shim.h"
 */
 import "C"
 
 import (
-	"strings"
 	"unsafe"
 
 	"libebsp/engine"
-	_ "libebsp/faces/lqcd" // its C code: the LQCD API
+	"libebsp/faces/lqcd" // its C code (the LQCD API) and its Go half
 )
 
-// goLqcdPlace places the LQCD grid dims on the mesh (declareTopology, once
-// per run): fills pidOf[rank] (C memory, nprocs ints) and returns 1, or
-// writes the reason to errbuf and returns 0.
+// goLqcdPlace places the LQCD grid dims on the mesh (lqcd.Placement):
+// fills pidOf[rank] (C memory, nprocs ints) and returns 1, or writes the
+// reason to errbuf and returns 0.
 //
 //export goLqcdPlace
 func goLqcdPlace(dims *C.int, ndims C.int, nprocs C.int, pidOf *C.int, errbuf *C.char, errlen C.int) C.int {
-	fail := func(text string) C.int {
-		out := unsafe.Slice((*byte)(unsafe.Pointer(errbuf)), int(errlen))
-		n := copy(out[:len(out)-1], text)
-		out[n] = 0
-		return 0
-	}
-	if machine == nil {
-		return fail("no machine")
-	}
 	goDims := make([]int, int(ndims))
 	for i, d := range unsafe.Slice((*C.int)(dims), int(ndims)) {
 		goDims[i] = int(d)
 	}
-	mesh := machine.Mesh()
-	placed, err := engine.LqcdPlacement(mesh.Rows, mesh.Cols, int(nprocs), goDims)
+	placed, err := lqcd.Placement(machine, goDims, int(nprocs))
 	if err != nil {
-		return fail(err.Error())
+		out := unsafe.Slice((*byte)(unsafe.Pointer(errbuf)), int(errlen))
+		n := copy(out[:len(out)-1], err.Error())
+		out[n] = 0
+		return 0
 	}
 	out := unsafe.Slice((*C.int)(pidOf), int(nprocs))
 	for r, p := range placed {
@@ -51,16 +47,15 @@ func goLqcdPlace(dims *C.int, ndims C.int, nprocs C.int, pidOf *C.int, errbuf *C
 func goLqcdAbort(pid C.int, text *C.char) {
 	msg := C.GoString(text)
 	coreLine(int(pid), msg)
-	stopThenRecord(int(pid), "LQCD ERROR", msg)
+	stopThenRecord(int(pid), lqcd.AbortReason, msg)
 }
 
 // goLqcdDeadlock reports that every core of the run waits and none of the
 // waits can end, some of them LQCD waits (faces/lqcd: a waiting core that
-// found it so): where each core is, as other deadlocks are reported, then
-// details, one line per LQCD wait ("  core NN in waitFor: ..."). places is
-// NULL in one process; across MPI ranks (on rank 0) it holds, for each of
-// the n cores, the pair goLqcdPlaces gave on its rank (a pair -1, -1:
-// unknown). The caller stops the run.
+// found it so; lqcd.DeadlockReport), details holding a line per LQCD wait.
+// places is NULL in one process; across MPI ranks (on rank 0) it holds,
+// for each of the n cores, the pair goLqcdPlaces gave on its rank
+// (lqcd.SentPlace). The caller stops the run.
 //
 //export goLqcdDeadlock
 func goLqcdDeadlock(details *C.char, places *C.int32_t, n C.int) {
@@ -69,19 +64,9 @@ func goLqcdDeadlock(details *C.char, places *C.int32_t, n C.int) {
 	}
 	place := localPlace
 	if places != nil {
-		sent := unsafe.Slice((*int32)(unsafe.Pointer(places)), 2*int(n))
-		place = func(pid int) (engine.Where, int) {
-			if pid >= int(n) || sent[2*pid] < 0 {
-				return engine.WhereElsewhere, machine.Core(pid).ReportStep()
-			}
-			return engine.Where(sent[2*pid]), int(sent[2*pid+1])
-		}
+		place = lqcd.SentPlace(machine, unsafe.Slice((*int32)(unsafe.Pointer(places)), 2*int(n)))
 	}
-	lines := machine.StallReportOf(engine.LqcdDeadlockHeader, place)
-	if d := strings.TrimRight(C.GoString(details), "\n"); d != "" {
-		lines = append(lines, strings.Split(d, "\n")...)
-	}
-	reportStall(lines, "deadlock")
+	reportStall(lqcd.DeadlockReport(machine, place, C.GoString(details)), "deadlock")
 }
 
 // localPlace is where core pid of this process is, and its superstep.

@@ -1,10 +1,11 @@
 // Package lqcd is the LQCD message-passing face (include/lqcd_msg.h, seed
 // 004): channels, the grid topology and the reproducible collectives, in
-// C (lqcd_face.h says which file holds what), on the scheduler and the
-// shim of capi/, and across MPI ranks on the world's messages (shim.h:
-// world_send_*, world_receive*, world_gather_cores). It has no Go API:
-// capi imports it so that its C code is linked into the library, and
-// exports the Go helpers it calls (capi/lqcd.go).
+// C (lqcd_face.h says which file holds what), on the scheduler and what
+// capi gives the faces (capi/faces.h), and across MPI ranks on the
+// world's messages (world_send_*, world_receive*, world_gather_cores).
+// Its Go half (report.go) places the grid on the mesh and makes the
+// report of a deadlock; capi imports it so that its C code is linked into
+// the library, and carries the C calls to it (capi/lqcd.go's exports).
 package lqcd
 
 /*
