@@ -12,14 +12,12 @@ package main
 import "C"
 
 import (
-	"debug/elf"
 	"fmt"
-	"strings"
 	"unsafe"
 
 	"libebsp/engine"
 	"libebsp/env"
-	"libebsp/faces/bsplib" // its C code (the BSPlib calls) and its Face
+	"libebsp/faces/bsplib" // its C code (the BSPlib calls), its Face and its Go half
 )
 
 // goBsplibBegin starts a BSPlib section of nprocs cores: the machine in
@@ -145,12 +143,11 @@ func goBsplibAvailable() C.int {
 	return C.int(m.Mesh().Cores())
 }
 
-// goBsplibGlobalsCheck, at rank 0's first bsp_begin of an MPI job, names
-// the program's globals that main set after bsp_init (faces/bsplib's
-// copy): the other ranks run the SPMD function from their bsp_init (as
-// BSPonMPI does), so their cores see such a global as it was there (0,
-// unless code before bsp_init set it). A warning under EBSP_CHECKS=strict
-// only: textbook programs set P and n there for pid 0 alone, rightly.
+// goBsplibGlobalsCheck, at rank 0's first bsp_begin of an MPI job, warns
+// of the program's globals that main set after bsp_init (faces/bsplib's
+// copy finds them, bsplib.GlobalsWarning names them). A warning under
+// EBSP_CHECKS=strict only: textbook programs set P and n there for pid 0
+// alone, rightly.
 //
 //export goBsplibGlobalsCheck
 func goBsplibGlobalsCheck() {
@@ -161,60 +158,11 @@ func goBsplibGlobalsCheck() {
 	}
 	const max = 64
 	var from, to [max]C.uintptr_t
-	n := int(C.bl_globals_changed(&from[0], &to[0], max))
-	if n == 0 {
-		return
+	ranges := make([][2]uint64, int(C.bl_globals_changed(&from[0], &to[0], max)))
+	for i := range ranges {
+		ranges[i] = [2]uint64{uint64(from[i]), uint64(to[i])}
 	}
-	var names []string
-	seen := map[string]bool{}
-	syms := programSymbols()
-	for i := range n {
-		name := symbolAt(syms, uint64(from[i]), uint64(to[i]))
-		if name != "" && !seen[name] {
-			seen[name] = true
-			names = append(names, name)
-		}
+	if text := bsplib.GlobalsWarning(ranges); text != "" {
+		diagSay(text)
 	}
-	if len(names) == 0 {
-		return
-	}
-	if len(names) > 8 {
-		names = append(names[:8], "...")
-	}
-	diagSay(fmt.Sprintf("ebsp: WARNING: main set %s after bsp_init: under mpirun the cores of the other ranks run the SPMD "+
-		"function from their bsp_init (as with BSPonMPI) and see the value from before; send what they need "+
-		"inside the SPMD function (bsp_put, bsp_send), or set it before bsp_init\n", strings.Join(names, ", ")))
-}
-
-// programSymbols are the data objects of the program's file (its symbol
-// table, else its dynamic one), nil when it cannot be read.
-func programSymbols() []elf.Symbol {
-	f, err := elf.Open("/proc/self/exe")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil || len(syms) == 0 {
-		syms, _ = f.DynamicSymbols()
-	}
-	var objects []elf.Symbol
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_OBJECT && s.Size > 0 {
-			objects = append(objects, s)
-		}
-	}
-	return objects
-}
-
-// symbolAt names the bytes from..to of the program's file: the data
-// object they fall in, "" when none (the dynamic loader's tables, which
-// change as functions are first called).
-func symbolAt(syms []elf.Symbol, from, to uint64) string {
-	for _, s := range syms {
-		if from < s.Value+s.Size && to > s.Value {
-			return s.Name
-		}
-	}
-	return ""
 }
