@@ -22,7 +22,7 @@ import (
 	"libebsp/emesh"
 	"libebsp/engine"
 	"libebsp/env"
-	"libebsp/faces/ebsp" // its C code (the EBSP host, memory and stream calls) and its Face
+	"libebsp/faces/ebsp" // its C code (the EBSP calls), its Face and its Go half
 )
 
 // session is what bsp_begin loaded: the C core table and one kernel
@@ -326,14 +326,9 @@ func writeTrace(m *engine.Machine) {
 //export goSpmdDone
 func goSpmdDone(ok C.int) {
 	abort := finishRun()
-	if abort == nil {
-		return
+	if abort != nil {
+		say(ebsp.AbortReport(abort, machine.Checks()))
 	}
-	if abort.Reason == "bsp_abort" && machine.Checks() != engine.CheckStrict {
-		say("(BSP) ERROR: bsp_abort was called\n") // the board's line
-		return
-	}
-	say(abort.Report())
 }
 
 // goEndCallback tells the machine that ebsp_spmd calls the host's end

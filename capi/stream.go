@@ -12,11 +12,13 @@ import (
 	"unsafe"
 
 	"libebsp/engine"
+	"libebsp/faces/ebsp" // the face's Go half: what a core's stream call does
 )
 
 // Stream calls: the host makes streams (faces/ebsp/host_mem.c); the cores'
-// calls (faces/ebsp/stream.c) come here for the engine to carry out, then
-// wait in C for the transfer named in the result. The engine prints the
+// calls (faces/ebsp/stream.c) come here, and through the face's Go half
+// (faces/ebsp/stream_ops.go) to the engine, then wait in C for the
+// transfer named in the result. The engine prints the
 // board's texts itself (through engine.Probes.Print).
 
 // hostStreamError prints a failure of a host stream call: the board's own
@@ -83,7 +85,7 @@ func goStreamNullHandle(pid C.int, call *C.char) {
 }
 
 // goStream carries out a core's stream call op (enum stream_op) on stream
-// id; arg and arg2 are its int arguments, data its pointer.
+// id (ebsp.Stream); arg and arg2 are its int arguments, data its pointer.
 //
 //export goStream
 func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, smallData C.uintptr_t, res *C.struct_stream_result) {
@@ -94,41 +96,7 @@ func goStream(pid, op, id, arg, arg2 C.int, data unsafe.Pointer, smallData C.uin
 	if c == nil {
 		return
 	}
-	var mv engine.StreamResult
-	switch op {
-	case C.STREAM_OPEN:
-		mv = c.StreamOpen(int(id))
-	case C.STREAM_CLOSE:
-		mv = c.StreamClose(int(id))
-	case C.STREAM_MOVE_DOWN:
-		mv = c.StreamMoveDown(int(id), arg != 0)
-	case C.STREAM_MOVE_UP:
-		if smallData != 0 { // a number below 4096, passed as nil (shim.h)
-			mv = c.StreamMoveUpNumber(int(id), uintptr(smallData), int(arg), arg2 != 0)
-		} else {
-			mv = c.StreamMoveUp(int(id), data, int(arg), arg2 != 0)
-		}
-	case C.STREAM_SEEK:
-		mv = c.StreamSeek(int(id), int(arg))
-	case C.LEGACY_OPEN_DOWN:
-		mv = c.OpenDownStream(int(id))
-	case C.LEGACY_OPEN_UP:
-		mv = c.OpenUpStream(int(id))
-	case C.LEGACY_CLOSE_DOWN:
-		mv = c.CloseLegacy(int(id), false)
-	case C.LEGACY_CLOSE_UP:
-		mv = c.CloseLegacy(int(id), true)
-	case C.LEGACY_MOVE_DOWN:
-		mv = c.MoveChunkDown(int(id), arg != 0)
-	case C.LEGACY_MOVE_UP:
-		mv = c.MoveChunkUp(int(id), arg != 0)
-	case C.LEGACY_MOVE_CURSOR:
-		mv = c.MoveDownCursor(int(id), int(arg))
-	case C.LEGACY_RESET_CURSOR:
-		mv = c.ResetDownCursor(int(id))
-	case C.LEGACY_SET_UP_CHUNK_SIZE:
-		mv = c.SetUpChunkSize(int(id), int(arg))
-	}
+	mv := ebsp.Stream(c, int(op), int(id), int(arg), int(arg2), data, uintptr(smallData))
 	res.buffer = mv.Buffer
 	res.slot = c.DMA().Slot()
 	res.ticket = C.uint(mv.Wait)
