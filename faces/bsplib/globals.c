@@ -4,7 +4,7 @@
  * BSPonMPI does), so a global that main sets after bsp_init keeps on
  * them the value it had there. A copy of the program's writable segments
  * taken at bsp_init, compared at rank 0's first bsp_begin, tells which
- * globals main set meanwhile (capi/bsplib.go names them).
+ * globals main set meanwhile (globals_warning.go names them).
  */
 #define _GNU_SOURCE
 #include "bsplib.h"
