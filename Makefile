@@ -9,7 +9,7 @@ CFLAGS  ?= -O2 -Wall -Wextra
 GOSRC   := $(shell find capi engine emesh env world faces sched -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S') $(wildcard include/*.h) go.mod capi/libebsp.map
 # Go rebuilds a cgo package when the files in its folder change, not when a
 # header it includes from another folder does (the faces include capi's
-# shim.h): a checksum of every header in the C flags makes a changed header
+# faces.h): a checksum of every header in the C flags makes a changed header
 # rebuild every cgo package.
 HEADERS_SUM := $(shell cat $(sort $(wildcard capi/*.h sched/*.h world/*/*.h faces/*/*.h include/*.h)) | cksum | cut -d' ' -f1)
 # -fno-optimize-sibling-calls: an API function that ends in a call to
