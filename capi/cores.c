@@ -1,9 +1,8 @@
 /*
  * The table of a run's cores (shim.h, struct ebsp_core): made in C, so
  * that Go never owns memory the cores use, and handed to the scheduler as
- * its cores (cores_run, cores_start). Also the engine's flags the cores'
- * bsp_sync reads (faces/ebsp/core_api.c), in C memory for the same reason,
- * and the engine's report of a stalled run, hooked into the scheduler.
+ * its cores (cores_run, cores_start). Also the engine's report of a
+ * stalled run, hooked into the scheduler.
  */
 #include "shim.h"
 
@@ -24,10 +23,6 @@ void cores_free(struct ebsp_core *cores)
 {
     free(cores);
 }
-
-int32_t ebsp_sync_flags[2];
-int32_t ebsp_put_flags[2], ebsp_get_flags[2];
-int32_t ebsp_gets_flags[2], ebsp_sends_flags[2]; /* the engine's own: shared for a world of several processes */
 
 /* The engine reports a stalled run (deadlock, divergence, watchdog) with
  * every core's place and superstep. */

@@ -319,7 +319,7 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
     return line->remote;
 }
 
-/* ---- bsp_sync (faces/ebsp/core_api.c) ---- */
+/* ---- bsp_sync (core_api.c) ---- */
 
 /* The engine's sync flags (engine/superstep.go): ebsp_sync_flags[s % 2]
  * is s + 1 when some core communicated in superstep s. Only the engine
