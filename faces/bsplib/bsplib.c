@@ -111,7 +111,7 @@ __attribute__((noreturn, format(printf, 1, 2))) static void bl_fatal(const char 
 
 /* A misuse on a core: reported by the engine, which stops the run; the
  * core then leaves (returns only for a registered EBSP kernel). */
-__attribute__((format(printf, 3, 4))) static void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...)
+__attribute__((format(printf, 3, 4))) void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
@@ -173,7 +173,7 @@ static inline int bl_int(struct ebsp_core *self, const char *call, const char *w
 /* ---- the section ---- */
 
 /* A core's bsp_begin: its clock starts and the engine counts it in. */
-static void bl_start_core(struct ebsp_core *self)
+void bl_start_core(struct ebsp_core *self)
 {
     self->begin_ns = self->last_raw_ns = ebsp_now_ns();
     hp_forget(self);
@@ -193,10 +193,15 @@ static int bl_core_entry(void)
     return 0; /* returned without bsp_end: the scheduler reports it if others wait */
 }
 
+void bl_exiting(void)
+{
+    atomic_store(&bl.exiting, 1);
+}
+
 /* Ends the program after a stopped section, once every core has left. */
 __attribute__((noreturn)) static void bl_exit_stopped(void)
 {
-    atomic_store(&bl.exiting, 1);
+    bl_exiting();
     sched_join();
     goBsplibFinish(0);
     out_flush();
@@ -215,7 +220,7 @@ static void *bl_monitor(void *arg)
 
 /* pid 0 leaves a stopped section: it counts as finished and waits for
  * the monitor to end the program. */
-static void bl_owner_leave(void)
+void bl_owner_leave(void)
 {
     ebsp_self->in_section = 0;
     sched_leave_forever();
@@ -330,8 +335,9 @@ static void bl_join(struct ebsp_core *self, long long P)
     if (!atomic_load(&bl.running))
         bl_misuse(self, "bsp_begin", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
     else if (self->in_section)
-        bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
-    else if (P != bl.nprocs && !bl.spmd)
+        bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (a nested section starts with bsp_init "
+                  "on this core first)");
+    else if (P != bl.nprocs && !bl.spmd && self->section == &ebsp_outer_section)
         bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
                   "every core calls bsp_begin with the same count (without bsp_init the other cores run main "
                   "from its start, so they reach its first bsp_begin: give each section its own function, "
@@ -343,7 +349,9 @@ static void bl_join(struct ebsp_core *self, long long P)
 static void bl_begin(long long P, const void *caller)
 {
     struct ebsp_core *self = ebsp_self;
-    if (self)
+    if (self && self->in_section && bl_nest_pending())
+        bl_nest_begin(self, P, caller);
+    else if (self)
         bl_join(self, P);
     else
         bl_start_section(P, caller);
@@ -383,6 +391,10 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
     (void)argc;
     (void)argv;
     struct ebsp_core *self = ebsp_self;
+    if (self && self->in_section) {
+        bl_nest_init(self, spmd);
+        return;
+    }
     if (self) {
         if (atomic_load(&bl.running))
             bl_misuse(self, "bsp_init", "called inside an SPMD section; call it in main, before bsp_begin");
@@ -449,7 +461,10 @@ void bsplib_end(void)
     self->in_section = 0;
     if (self->sched.leave == NULL)
         longjmp(self->sched.exit_jmp, 1); /* out of the SPMD function: code after bsp_end is pid 0's */
-    bl_finish_section();
+    if (self->section != &ebsp_outer_section)
+        bl_nest_finish(self); /* back in the section around it */
+    else
+        bl_finish_section();
 }
 
 /* ---- enquiry ---- */

@@ -52,4 +52,28 @@ extern void goBsplibGlobalsCheck(void);
  * goBsplibBegin for each section (bsplib.c). */
 extern int bl_checks;
 
+/* Shared with nested.c (bsplib.c): a misuse on a core (the run stops);
+ * a core's bsp_begin; pid 0's leave hook in a stopped section; the
+ * library ends the program (no exit report). */
+__attribute__((format(printf, 3, 4))) void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...);
+void bl_start_core(struct ebsp_core *self);
+void bl_owner_leave(void);
+void bl_exiting(void);
+
+/* Nested sections (nested.c): bsp_init on a core of a running section
+ * names the SPMD function of a section its next bsp_begin starts
+ * (pending: one is named); bsp_begin then starts it with the calling core
+ * as pid 0; bl_nest_finish is that pid 0's bsp_end, which returns to the
+ * section around it. */
+void bl_nest_init(struct ebsp_core *self, void (*spmd)(void));
+int bl_nest_pending(void);
+void bl_nest_begin(struct ebsp_core *self, long long P, const void *caller);
+void bl_nest_finish(struct ebsp_core *self);
+
+/* Go entry points of nested sections (capi/nested.go): starts the run of
+ * a section of nprocs cores for sec (NULL and the reason in *why, C
+ * memory), and ends it (its stop report, C memory, or NULL). */
+extern struct ebsp_core *goBsplibNestBegin(long long nprocs, struct ebsp_section *sec, char **why);
+extern char *goBsplibNestFinish(struct ebsp_section *sec);
+
 #endif
