@@ -97,6 +97,8 @@ struct sched_run {
     int spin_yields;            /* sched_yields before a waiter sleeps (SPIN_YIELDS or 0) */
     int coro;                   /* cores first..n-1 are coroutines (sched_coro.c) */
     int nested;                 /* a nested section's run (sched_nest): threads, no hooks of a run */
+    struct sched_run *outer;    /* then the run its core 0 left for it */
+    _Atomic int nests;          /* nested runs of its cores under way: its watchdog leaves them theirs */
 };
 
 /* The run of the sections that no other section holds; a nested section's
@@ -607,6 +609,8 @@ static void host_loop(void)
         if (progress() != last_progress) {
             last_progress = progress();
             last_change = now;
+        } else if (atomic_load(&run.nests) > 0) {
+            last_change = now; /* a core in a nested run: that run's watchdog looks */
         } else if ((double)(now - last_change) * 1e-9 >= timeout) {
             stall(STALL_TIMEOUT);
         }
@@ -619,9 +623,12 @@ static void host_loop(void)
 void sched_adopt(struct sched_core *core)
 {
     hooks_prepare();
+    /* the thread a signal reaches: a nested run's core 0 is a core of the
+     * run around already, perhaps a coroutine on a worker */
+    struct sched_core *was = sched_self;
+    core->thread = was ? was->thread : pthread_self();
     sched_self = core;
     core->in_run = &run;
-    core->thread = pthread_self();
     core->where = WHERE_RUNNING;
 }
 
@@ -739,23 +746,24 @@ struct sched_run *sched_nest(void)
     struct sched_run *r = calloc(1, sizeof *r);
     if (r) {
         r->nested = 1;
+        r->outer = &run;
+        atomic_fetch_add(&run.nests, 1);
         run_of_thread = r;
     }
     return r;
 }
 
-struct sched_run *sched_run_here(void)
+void sched_unnest(void)
 {
-    return &run;
+    struct sched_run *r = &run;
+    if (!r->nested)
+        return;
+    sched_enter(r->outer);
+    atomic_fetch_sub(&run.nests, 1);
+    free(r);
 }
 
 void sched_enter(struct sched_run *r)
 {
     run_of_thread = r == &outer_run ? NULL : r;
-}
-
-void sched_free_run(struct sched_run *r)
-{
-    if (r && r != &outer_run)
-        free(r);
 }

@@ -135,20 +135,19 @@ int sched_join(void);
  * core of a running section starts a run of its own, of which it is core
  * 0. Every function of a run acts on the calling thread's run: the
  * outermost run, or the nested run that the thread's core or monitor
- * entered. sched_nest makes a nested run the calling thread's and
- * returns it (NULL without memory; take sched_run_here() first to come
- * back); then sched_adopt, sched_start, sched_release and sched_join act
- * on it as on a run of the BSPlib face. Its cores are threads (the
- * calling core stays what it is: a coroutine core runs it on its worker,
- * which waits with it), it runs no hooks of a run (run_begin, run_end,
- * round: they set up the outermost run) and it never waits for other
- * processes. sched_enter makes r the calling thread's run (a nested
- * run's monitor; its core 0 back in the run it left); sched_free_run
- * frees a nested run once joined. */
+ * entered. sched_nest makes a new nested run the calling core's and
+ * returns it (NULL without memory); then sched_adopt, sched_start,
+ * sched_release and sched_join act on it as on a run of the BSPlib face,
+ * and sched_unnest, once it is joined, frees it and takes the core back to
+ * the run it left. A nested run's cores are threads (the calling core
+ * stays what it is: a coroutine core runs it on its worker, which waits
+ * with it), it runs no hooks of a run (run_begin, run_end, round: they
+ * set up the outermost run) and never waits for other processes; the
+ * run it was started from leaves the watchdog to it meanwhile.
+ * sched_enter makes r the calling thread's run (a nested run's monitor). */
 struct sched_run *sched_nest(void);
-struct sched_run *sched_run_here(void);
+void sched_unnest(void);
 void sched_enter(struct sched_run *r);
-void sched_free_run(struct sched_run *r);
 /* Blocks until every core arrived with the same kind (enum ebsp_where, or
  * one of the layers above from WHERE_FIRST_FREE on); returns 0, or -1 if
  * the run is being stopped (abort, deadlock). */

@@ -35,7 +35,6 @@ struct nest {
     struct ebsp_section section;
     void (*spmd)(void);            /* what its other cores run */
     struct ebsp_core *outer;       /* pid 0's core in the section around */
-    struct sched_run *outer_run;   /* and that section's run */
     struct sched_run *run;
     pthread_t monitor;
 };
@@ -117,7 +116,6 @@ void bl_nest_begin(struct ebsp_core *outer, long long P, const void *caller)
     }
     int n = nest->section.nprocs;
     nest->outer = outer;
-    nest->outer_run = sched_run_here();
     nest->run = sched_nest();
     if (!nest->run) {
         bl_misuse(outer, "bsp_begin", "out of memory for a nested section");
@@ -154,8 +152,7 @@ void bl_nest_finish(struct ebsp_core *owner)
     hp_free_all(cores, n);
     free(goBsplibNestFinish(&nest->section)); /* no report: the run was not stopped */
     sched_self = &nest->outer->sched;
-    sched_enter(nest->outer_run);
-    sched_free_run(nest->run);
+    sched_unnest();
     cores_free(cores);
     free(nest);
 }
