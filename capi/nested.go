@@ -6,7 +6,8 @@ package main
 // section has a machine of its own (its registrations, supersteps,
 // messages), with the outer machine's mesh; its C section (struct
 // ebsp_section) holds the flags that machine writes and its core table.
-// The Go calls of its cores find it through the calling thread's section.
+// The Go calls of its cores find it through the calling thread's section
+// (sections.go).
 
 /*
 #include "shim.h"
@@ -15,56 +16,13 @@ import "C"
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
+	"strings"
 	"unsafe"
 
 	"libebsp/engine"
 	"libebsp/env"
 	"libebsp/faces/bsplib"
 )
-
-// nests are the running nested sections by the id of their C section;
-// nestsLive counts them, so that a program without any finds its machine
-// without asking C whose thread calls.
-var (
-	nests     sync.Map // int -> *engine.Machine
-	nestsLive atomic.Int32
-	nestIDs   atomic.Int32
-)
-
-// sectionHere is the C section of the calling thread's core.
-func sectionHere() *C.struct_ebsp_section {
-	if nestsLive.Load() == 0 {
-		return &C.ebsp_outer_section
-	}
-	return C.section_here()
-}
-
-// machineHere is the machine of the calling thread's section: the
-// library's machine, or a nested section's.
-func machineHere() *engine.Machine {
-	if nestsLive.Load() == 0 {
-		return machine
-	}
-	id := int(C.section_here().id)
-	if id == 0 {
-		return machine
-	}
-	if m, ok := nests.Load(id); ok {
-		return m.(*engine.Machine)
-	}
-	return machine
-}
-
-// flagsOf are the engine's flag words of a section (engine.Machine.ShareSyncFlags).
-func flagsOf(sec *C.struct_ebsp_section) [5]*[2]atomic.Int32 {
-	return [5]*[2]atomic.Int32{(*[2]atomic.Int32)(unsafe.Pointer(&sec.sync_flags[0])),
-		(*[2]atomic.Int32)(unsafe.Pointer(&sec.put_flags[0])),
-		(*[2]atomic.Int32)(unsafe.Pointer(&sec.get_flags[0])),
-		(*[2]atomic.Int32)(unsafe.Pointer(&sec.gets_flags[0])),
-		(*[2]atomic.Int32)(unsafe.Pointer(&sec.sends_flags[0]))}
-}
 
 // goBsplibNestBegin starts a nested section of nprocs cores for sec, on
 // the machine of its own, with the run started: its core table (each
@@ -74,7 +32,7 @@ func flagsOf(sec *C.struct_ebsp_section) [5]*[2]atomic.Int32 {
 func goBsplibNestBegin(nprocs C.longlong, sec *C.struct_ebsp_section, why **C.char) *C.struct_ebsp_core {
 	table, err := nestBegin(int(nprocs), sec)
 	if err != nil {
-		*why = C.CString(err.Error())
+		*why = C.CString(strings.TrimPrefix(err.Error(), "bsp_begin: ")) // the face names the call
 		return nil
 	}
 	return table

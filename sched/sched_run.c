@@ -653,9 +653,11 @@ void sched_leave_forever(void)
 void sched_start(struct sched_core *cores, size_t stride, int n, int first_pid, int first)
 {
     hooks_prepare();
-    int nested = run.nested;
+    int nested = run.nested; /* what sched_nest set */
+    struct sched_run *outer = run.outer;
     memset(&run, 0, sizeof run);
     run.nested = nested;
+    run.outer = outer;
     run.cores = cores;
     run.stride = stride;
     run.n = n;

@@ -52,7 +52,6 @@ static struct {
     main_fn main;          /* without bsp_init: what the other cores run */
     char ***core_argv;     /* their private argv arrays (main may change them) */
     _Atomic int running;   /* a section is running */
-    _Atomic int exiting;   /* the library is ending the program */
     struct ebsp_core *cores;
     int nprocs;
     pthread_t monitor;
@@ -74,28 +73,12 @@ __attribute__((constructor)) static void capture_args(int argc, char **argv, cha
 
 /* ---- diagnostics ---- */
 
-static char *vformat(const char *format, va_list ap)
-{
-    va_list copy;
-    va_copy(copy, ap);
-    int len = vsnprintf(NULL, 0, format, copy);
-    va_end(copy);
-    char *text = malloc(len > 0 ? (size_t)len + 1 : 1);
-    if (text) {
-        if (len > 0)
-            vsnprintf(text, (size_t)len + 1, format, ap);
-        else
-            text[0] = '\0';
-    }
-    return text;
-}
-
 /* A misuse outside any section: nothing to stop, so the program ends. */
 __attribute__((noreturn, format(printf, 1, 2))) static void bl_fatal(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    char *what = vformat(format, ap);
+    char *what = bl_vformat(format, ap);
     va_end(ap);
     const char *msg = what ? what : format;
     char *line = malloc(strlen(msg) + 16);
@@ -105,21 +88,8 @@ __attribute__((noreturn, format(printf, 1, 2))) static void bl_fatal(const char 
     }
     free(line);
     free(what);
-    atomic_store(&bl.exiting, 1);
+    atomic_store(&bl_exiting, 1);
     exit(EXIT_FAILURE);
-}
-
-/* A misuse on a core: reported by the engine, which stops the run; the
- * core then leaves (returns only for a registered EBSP kernel). */
-__attribute__((format(printf, 3, 4))) void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    char *what = vformat(format, ap);
-    va_end(ap);
-    goBsplibMisuse(self->pid, (char *)call, what ? what : (char *)format);
-    free(what);
-    sched_leave_if_stopped();
 }
 
 /* The calling thread is not a core of a section after its bsp_begin. */
@@ -172,16 +142,6 @@ static inline int bl_int(struct ebsp_core *self, const char *call, const char *w
 
 /* ---- the section ---- */
 
-/* A core's bsp_begin: its clock starts and the engine counts it in. */
-void bl_start_core(struct ebsp_core *self)
-{
-    self->begin_ns = self->last_raw_ns = ebsp_now_ns();
-    hp_forget(self);
-    goBsplibCoreBegin(self->pid);
-    self->in_section = 1;
-    sched_leave_if_stopped();
-}
-
 /* What the other cores run. */
 static int bl_core_entry(void)
 {
@@ -193,15 +153,10 @@ static int bl_core_entry(void)
     return 0; /* returned without bsp_end: the scheduler reports it if others wait */
 }
 
-void bl_exiting(void)
-{
-    atomic_store(&bl.exiting, 1);
-}
-
 /* Ends the program after a stopped section, once every core has left. */
 __attribute__((noreturn)) static void bl_exit_stopped(void)
 {
-    bl_exiting();
+    atomic_store(&bl_exiting, 1);
     sched_join();
     goBsplibFinish(0);
     out_flush();
@@ -218,20 +173,12 @@ static void *bl_monitor(void *arg)
     return NULL;
 }
 
-/* pid 0 leaves a stopped section: it counts as finished and waits for
- * the monitor to end the program. */
-void bl_owner_leave(void)
-{
-    ebsp_self->in_section = 0;
-    sched_leave_forever();
-}
-
 /* The program's exit (on_exit: its status is named, and under mpirun the
  * job's end, capi/world.go, follows this line). */
 static void bl_atexit(int status, void *arg)
 {
     (void)arg;
-    if (!atomic_load(&bl.running) || atomic_load(&bl.exiting))
+    if (!atomic_load(&bl.running) || atomic_load(&bl_exiting))
         return;
     char line[320], where[96] = "";
     struct ebsp_core *self = ebsp_self;
@@ -286,7 +233,7 @@ static void bl_start_section(long long P, const void *caller)
     }
     struct ebsp_core *cores = goBsplibBegin(P);
     if (!cores) {
-        atomic_store(&bl.exiting, 1);
+        atomic_store(&bl_exiting, 1);
         exit(EXIT_FAILURE); /* the engine said why */
     }
     goBsplibGlobalsCheck();
@@ -415,7 +362,7 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
         if (atomic_load(&bl.running) && ebsp_self && others_left(ebsp_self->pid)) {
             /* returned without bsp_end: as in one process, an error once a
              * core waits for it; rank 0's exit says it once */
-            atomic_store(&bl.exiting, 1);
+            atomic_store(&bl_exiting, 1);
             goWorldLeave(ebsp_self->pid);
         }
         if (atomic_load(&bl.running) && ebsp_self) {
@@ -517,7 +464,7 @@ void bsplib_sync(void)
 
 void bsplib_vabort(const char *format, va_list ap)
 {
-    char *text = vformat(format ? format : "bsp_abort", ap);
+    char *text = bl_vformat(format ? format : "bsp_abort", ap);
     const char *msg = text ? text : "bsp_abort";
     size_t len = strlen(msg);
     char *line = malloc(len + 2);
@@ -531,7 +478,7 @@ void bsplib_vabort(const char *format, va_list ap)
     struct ebsp_core *self = ebsp_self;
     if (!self) { /* outside a section */
         free(text);
-        atomic_store(&bl.exiting, 1);
+        atomic_store(&bl_exiting, 1);
         out_flush();
         exit(EXIT_FAILURE);
     }

@@ -7,6 +7,7 @@
 
 #include "../../capi/shim.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,13 +53,19 @@ extern void goBsplibGlobalsCheck(void);
  * goBsplibBegin for each section (bsplib.c). */
 extern int bl_checks;
 
-/* Shared with nested.c (bsplib.c): a misuse on a core (the run stops);
- * a core's bsp_begin; pid 0's leave hook in a stopped section; the
- * library ends the program (no exit report). */
+/* What the cores of every section share (cores.c): bl_exiting is set
+ * when the library ends the program (its exit report is then not
+ * printed); bl_vformat formats into malloc'ed memory (NULL without);
+ * bl_misuse reports a misuse on a core, which stops the run, and the core
+ * leaves (returns only for a registered EBSP kernel); bl_start_core is a
+ * core's bsp_begin (its clock starts, the engine counts it in);
+ * bl_owner_leave is pid 0's way out of a stopped section (it counts as
+ * finished and waits for the monitor to end the program). */
+extern _Atomic int bl_exiting;
+char *bl_vformat(const char *format, va_list ap);
 __attribute__((format(printf, 3, 4))) void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...);
 void bl_start_core(struct ebsp_core *self);
 void bl_owner_leave(void);
-void bl_exiting(void);
 
 /* Nested sections (nested.c): bsp_init on a core of a running section
  * names the SPMD function of a section its next bsp_begin starts

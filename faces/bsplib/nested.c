@@ -78,7 +78,7 @@ static void *nest_monitor(void *arg)
     sched_host_loop();
     if (!sched_stopped())
         return NULL;
-    bl_exiting();
+    atomic_store(&bl_exiting, 1);
     sched_join();
     char *report = goBsplibNestFinish(&nest->section);
     if (report) {

@@ -20,6 +20,7 @@
  * compared sorted; a failed check prints what and where.
  */
 #include <bsp.h>
+#include <lqcd_msg.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -151,6 +152,8 @@ static void inner_body(unsigned outer, int round)
     int slot = OUTER + (round * OUTER + (int)outer) * INNER;
     identity(outer, 2, nested_caller[outer], outer, slot);
     long before = tl_counter, deep_steps = 0;
+    check(initMachine() == -1 && getErrorNumber() == LQCD_ERR_NOT_CORE, "the LQCD API is refused in a nested section",
+          outer, 2, p);
     ring(outer, 2);
     distinct(outer, 2, slot);
     if (outer == 0 && p == 0 && round == 0) {
