@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -27,7 +28,7 @@ func TestNestedSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := buildBSPlib(t, root, dir, nil, true)
+	bin := buildBSPlib(t, root, dir, readFields(dir, "cflags"), true)
 	for _, set := range stressSettings {
 		env := append(append([]string(nil), set.env...), readEnv(t, dir)...)
 		failed, first := runsFailing(t, bin, nil, env, string(want), runs)
@@ -52,4 +53,20 @@ func runsFailing(t *testing.T, bin string, args, env []string, want string, runs
 		}
 	}
 	return failed, first
+}
+
+// TestMPINestedRefused: under mpirun a core's bsp_init inside a section is
+// refused (nested sections run in one process), and the job ends with
+// exit status 1.
+func TestMPINestedRefused(t *testing.T) {
+	needMPI(t)
+	root := repoRoot(t)
+	dir := filepath.Join(root, "ctests", "bsplib", "conform_nested")
+	bin := buildBSPlib(t, root, dir, readFields(dir, "cflags"), true)
+	args := mpirunArgs(mpiLayout{name: "ranks", ranks: 2, cores: 4}, readEnv(t, dir), bin)
+	_, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", args, nil)
+	const want = "BSP ERROR: bsp_init: called inside an SPMD section under mpirun: nested SPMD sections run in one process only"
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit status %d, want 1, and stderr with %q:\n%s", code, want, stderr)
+	}
 }
