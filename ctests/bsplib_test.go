@@ -242,6 +242,9 @@ ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
 	{name: "nested_bad_pid", exit: 1, stderr: `
 $01: BSP ERROR: bsp_put: core 3 does not exist (this run has cores 0..1) (superstep 0)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "nested_outer_reg", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: the address is not a registered variable (core 00, 4 bytes at offset 0) (superstep 0)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
 	{name: "nested_no_end", exit: 1, stderr: `
 ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization
 ebsp:   core 00 waiting in bsp_sync (superstep 0)

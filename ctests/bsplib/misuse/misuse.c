@@ -88,6 +88,19 @@ static void nested_bad_pid(void)
     bsp_end();
 }
 
+/* nested_outer_reg: a nested section's core names x, registered in the
+ * outer section only: outer registrations do not reach into a nested
+ * section (as on MulticoreBSP, whose nested section has a table of its
+ * own). */
+static void nested_outer_reg(void)
+{
+    bsp_begin(2);
+    if (bsp_pid() == 1)
+        bsp_put(0, &y, &x, 0, sizeof y);
+    bsp_sync();
+    bsp_end();
+}
+
 /* nested_no_end: core 1 of a nested section returns without bsp_end
  * while pid 0 syncs; nested_loop(_pid0): core 1 (0) computes for ever
  * (EBSP_TIMEOUT). */
@@ -152,6 +165,10 @@ static void spmd(void)
     if (is("nested_bad_pid") && s == 1) {
         bsp_init(nested_bad_pid, 0, NULL);
         nested_bad_pid();
+    }
+    if (is("nested_outer_reg") && s == 3) {
+        bsp_init(nested_outer_reg, 0, NULL);
+        nested_outer_reg();
     }
     if ((is("nested_no_end") || is("nested_loop") || is("nested_loop_pid0")) && s == 2) {
         bsp_init(nested_stall, 0, NULL);
