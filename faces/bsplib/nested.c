@@ -134,8 +134,12 @@ void bl_nest_begin(struct ebsp_core *outer, long long P, const void *caller)
     bl_start_core(owner);
     cores_start(owner, n, 1);
     if (pthread_create(&nest->monitor, NULL, nest_monitor, nest) != 0) {
-        bl_misuse(owner, "bsp_begin", "could not start a thread; lower the core count or EBSP_STACK_KB");
-        return;
+        /* without its monitor a stop could not end the program */
+        out_stderr("ebsp: ERROR: bsp_begin: could not start a thread for a nested section; lower the core count or "
+                   "EBSP_STACK_KB\n");
+        atomic_store(&bl_exiting, 1);
+        out_flush();
+        exit(EXIT_FAILURE);
     }
 }
 
