@@ -135,7 +135,7 @@ test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 te
 # ctests): go test then prints the counts of a passing run too.
 STRESS_RUNS ?= 200
 stress: lib
-	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^(TestStress|TestThreadIdentity)$$'
+	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^(TestStress|TestThreadIdentity|TestNestedSections)$$'
 
 # The BSPlib programs of TestMPIStress under mpirun, STRESS_RUNS times in
 # each layout and scheduler (not part of make test: ~10 s per run), and the

@@ -56,6 +56,8 @@ const mpiTimeout = 120 * time.Second
 var mpiExcluded = map[string]string{
 	"conform_spmd": "five SPMD sections of up to 16 cores: under mpirun the other ranks end with the first " +
 		"(as with BSPonMPI), so a later section runs on rank 0 alone and its larger sections are refused",
+	"conform_nested": "nested sections run in one process: under mpirun bsp_init inside a section is refused " +
+		"(TestMPINestedRefused)",
 }
 
 // needMPI skips the test when mpirun is not on PATH, and under the
