@@ -135,19 +135,22 @@ test: lib lib32 vet vet32 test-shim test-install test-tools test-go test-go32 te
 # ctests): go test then prints the counts of a passing run too.
 STRESS_RUNS ?= 200
 stress: lib
-	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^(TestStress|TestThreadIdentity)$$'
+	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -run '^(TestStress|TestThreadIdentity|TestNestedSections)$$'
 
 # The BSPlib programs of TestMPIStress under mpirun, STRESS_RUNS times in
 # each layout and scheduler (not part of make test: ~10 s per run), and the
 # ends of a job of TestMPIEndStress (bsp_abort, exit, deadlock, an EBSP
 # host refused) STRESS_RUNS times each: hangs, mpirun crashes, stray lines.
+# The MPI tests that make test runs in one layout per case (the conform_*
+# and example_* programs, the misuse cases, ranks ending early) run once in
+# every layout (EBSP_CTEST_LAYOUTS=all).
 stress-mpi: lib
 	@command -v mpirun >/dev/null 2>&1 || echo "stress-mpi: SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
-	cd ctests && EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^(TestMPI(End|SendOrder)?Stress|TestMPIQMPPrograms|TestMPILqcdDeadlock)$$' | grep -v '^=== RUN'
+	cd ctests && EBSP_CTEST_LAYOUTS=all EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^(TestMPI(End|SendOrder)?Stress|TestMPIQMPPrograms|TestMPILqcdDeadlock|TestBSPlibUnderMPI|TestMPIMisuse|TestMPIRanksEndEarly)$$' | grep -v '^=== RUN'
 
 # make stress, short: part of make test.
 test-stress: lib
-	$(MAKE) -s stress STRESS_RUNS=20
+	$(MAKE) -s stress STRESS_RUNS=10
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:
@@ -226,7 +229,7 @@ test-c: lib lib32
 	$(GO) test -count=1 -skip 'TestBSPlibUnderMPI|TestMPI' ./ctests/...
 
 # BSPlib programs under Open MPI's mpirun (ctests/mpi_test.go): the
-# conform_* and example_* programs in three layouts of ranks, bsp_abort and
+# conform_* and example_* programs in a layout of ranks each, bsp_abort and
 # a crash on one rank, bsprun --ranks. They skip themselves without mpirun
 # (apt-get install openmpi-bin libopenmpi-dev), and go test hides a skip:
 # without mpirun this target says so on a line of its own.

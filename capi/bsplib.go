@@ -69,7 +69,7 @@ func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
 		return nil
 	}
 	current = session{cores: table}
-	C.ebsp_active_nprocs = C.int(nprocs)
+	C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = C.int(nprocs), table
 	ensurePsFor(int(nprocs))
 	return table
 }
@@ -90,7 +90,7 @@ func goBsplibFinish(release C.int) {
 	}
 	if release != 0 {
 		current.unload()
-		C.ebsp_active_nprocs = 0
+		C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = 0, nil
 	}
 }
 
@@ -152,7 +152,7 @@ func goBsplibAvailable() C.int {
 //export goBsplibGlobalsCheck
 func goBsplibGlobalsCheck() {
 	defer C.bl_globals_free()
-	if mpiProc == nil || mpiAlone || mpiProc.Rank != 0 || int(C.ebsp_active_nprocs) <= mpiProc.PerRank ||
+	if mpiProc == nil || mpiAlone || mpiProc.Rank != 0 || int(C.ebsp_outer_section.nprocs) <= mpiProc.PerRank ||
 		machine == nil || machine.Checks() != engine.CheckStrict {
 		return
 	}

@@ -19,10 +19,11 @@ import (
 // coreOf returns the engine state of a core thread, or nil when the run is
 // stopping (calls then do nothing until the core leaves its kernel).
 func coreOf(pid C.int) *engine.Core {
-	if machine == nil || machine.Aborted() {
+	m := machineHere()
+	if m == nil || m.Aborted() {
 		return nil
 	}
-	return machine.Core(int(pid))
+	return m.Core(int(pid))
 }
 
 // shareCore makes the engine keep the fields of a core's C table that the
@@ -55,8 +56,8 @@ func fail(err *engine.Error) {
 // this one included, has left.
 func stopThenRecord(pid int, reason, message string) {
 	C.sched_stop()
-	if machine != nil {
-		machine.RecordAbort(pid, reason, message)
+	if m := machineHere(); m != nil {
+		m.RecordAbort(pid, reason, message)
 	}
 }
 
@@ -157,8 +158,9 @@ func goReportStall(kind C.int) {
 	case C.STALL_NO_END:
 		header = engine.NoEndHeader
 	}
+	m := machineHere()
 	place := func(pid int) (engine.Where, int) {
-		c := machine.Core(pid)
+		c := m.Core(pid)
 		if !c.Local() {
 			return engine.WhereElsewhere, c.ReportStep()
 		}
@@ -170,7 +172,7 @@ func goReportStall(kind C.int) {
 		}
 		place = jobPlaces(place)
 	}
-	reportStall(machine.StallReportOf(header, place), reason)
+	reportStall(m.StallReportOf(header, place), reason)
 }
 
 // Each rank's watchdog fires when the job's cores make no progress: the
@@ -226,5 +228,5 @@ func jobPlaces(local func(pid int) (engine.Where, int)) func(pid int) (engine.Wh
 // the reason the run stops.
 func reportStall(lines []string, reason string) {
 	diagSay("ebsp: " + strings.Join(lines, "\nebsp: ") + "\n")
-	machine.RecordAbort(-1, reason, lines[0])
+	machineHere().RecordAbort(-1, reason, lines[0])
 }

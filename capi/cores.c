@@ -8,6 +8,9 @@
 
 #include <stdlib.h>
 
+struct ebsp_section ebsp_outer_section;
+__thread struct ebsp_section *ebsp_thread_section;
+
 struct ebsp_core *cores_alloc(int n)
 {
     struct ebsp_core *cores = calloc((size_t)n, sizeof *cores);
@@ -15,6 +18,7 @@ struct ebsp_core *cores_alloc(int n)
         for (int i = 0; i < n; i++) {
             cores[i].pid = i;
             cores[i].rand_next = 1; /* newlib's, before any srand (kernel_libc.c) */
+            cores[i].section = &ebsp_outer_section; /* a nested section sets its own */
         }
     return cores;
 }

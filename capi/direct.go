@@ -34,14 +34,15 @@ func (directDRMA) GetsWrite(pid int, p unsafe.Pointer, n, max int) bool {
 	return core == nil || C.direct_gets_write(core, p, C.size_t(n), C.size_t(max)) != 0
 }
 
-// coreTable is core pid's entry of the running section's C core table,
-// and the section's core count; nil when there is none.
+// coreTable is core pid's entry of the C core table of the calling
+// core's section, and the section's core count; nil when there is none.
 func coreTable(pid int) (*C.struct_ebsp_core, int) {
-	n := int(C.ebsp_active_nprocs)
-	if current.cores == nil || pid < 0 || pid >= n {
+	sec := sectionHere()
+	n := int(sec.nprocs)
+	if sec.cores == nil || pid < 0 || pid >= n {
 		return nil, n
 	}
-	return &unsafe.Slice(current.cores, n)[pid], n
+	return &unsafe.Slice(sec.cores, n)[pid], n
 }
 
 // Wired hands the engine the records core src packed for cores of other

@@ -15,7 +15,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -56,11 +55,7 @@ func theMachine() (*engine.Machine, error) {
 			Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
 			Print:    coreLine,
 		})
-		machine.ShareSyncFlags([5]*[2]atomic.Int32{(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sync_flags[0])),
-			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_put_flags[0])),
-			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_get_flags[0])),
-			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_gets_flags[0])),
-			(*[2]atomic.Int32)(unsafe.Pointer(&C.ebsp_sends_flags[0]))})
+		machine.ShareSyncFlags(flagsOf(&C.ebsp_outer_section))
 		machine.SetDirectDRMA(directDRMA{})
 		machine.SetFace(ebsp.Face)
 		engine.ShowSmallVariables(uintptr(C.ebsp_small_variables()), uintptr(C.LOWEST_ADDRESS))
@@ -169,7 +164,7 @@ func goHostBegin(nprocs C.int) C.int {
 		cores[i].local_base, cores[i].local_size = (*C.uchar)(local.Base()), C.size_t(local.Size())
 	}
 	current = s
-	C.ebsp_active_nprocs = nprocs
+	C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = nprocs, s.cores
 	ensurePsFor(int(nprocs))
 	return 1
 }
@@ -250,7 +245,7 @@ func goHostEnd() C.int {
 		C.faults_released(ext, C.size_t(extSize), local, C.size_t(localSize))
 	}
 	current.unload()
-	C.ebsp_active_nprocs = 0
+	C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = 0, nil
 	return 1
 }
 

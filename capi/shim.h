@@ -92,6 +92,26 @@ struct hp_line {
     int32_t good[2][2];
 };
 
+/* What the cores of one section share in C. A BSPlib section nested in a
+ * running one (MulticoreBSP's hierarchical bsp_begin, faces/bsplib/nested.c)
+ * has its own; every other run is the outer section's. The engine of the
+ * section writes the flags (engine/superstep.go): sync_flags[s % 2] is
+ * s + 1 when some core communicated in superstep s; put_flags[s % 2]
+ * (get_flags) is s + 1 when some core made direct puts (gets) in
+ * superstep s (direct.h), which do not raise the sync flags; gets_flags
+ * and sends_flags are the engine's flags of gets and of direct sends
+ * (engine.Machine.SyncFlags), in C memory so that an MPI world's rounds
+ * (world/mpi/mpi.c) merge them. */
+struct ebsp_section {
+    int nprocs;              /* the cores of its bsp_begin (0: none), so bsp_nprocs stays in C */
+    int32_t sync_flags[2], put_flags[2], get_flags[2];
+    int32_t gets_flags[2], sends_flags[2];
+    int id;                  /* 0 for the outer section; a nested one's key in Go (capi/nested.go) */
+    struct ebsp_core *cores; /* its core table */
+    void *face;              /* the face's own state of a nested section */
+};
+extern struct ebsp_section ebsp_outer_section;
+
 /* One emulated core. C-allocated (cores_alloc): Go never owns it. */
 struct ebsp_core {
     struct sched_core sched; /* first: what the scheduler keeps of it (core_of) */
@@ -126,6 +146,7 @@ struct ebsp_core {
     struct ebsp_tally *tally;  /* [pid]: direct requests counted for EBSP_STATS, or NULL */
     struct hp_line *hp_cache;  /* remote copies of registered variables (hpcache.c), */
     uint32_t hp_mask;          /* hp_mask + 1 lines, made at the first miss */
+    struct ebsp_section *section; /* the section it is a core of (cores_alloc: the outer one) */
     uint64_t rand_next;        /* its rand() state (kernel_libc.c) */
     char *strtok_last;         /* its strtok() position */
 };
@@ -141,6 +162,30 @@ static inline struct ebsp_core *core_of(struct sched_core *s)
 /* The calling thread's core, or NULL on the host and foreign threads: the
  * scheduler's sched_self, as the library's core. */
 #define ebsp_self core_of(sched_self)
+
+/* A thread that is no core but acts for a nested section (its monitor),
+ * else NULL (faces/bsplib/nested.c). */
+extern __thread struct ebsp_section *ebsp_thread_section;
+
+/* The section of the calling thread's core (or of the thread, above): the
+ * outer one on the host and foreign threads. */
+static inline struct ebsp_section *section_here(void)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (self)
+        return self->section;
+    struct ebsp_section *thread = ebsp_thread_section;
+    return thread ? thread : &ebsp_outer_section;
+}
+
+/* nprocs of the calling core's section (bsp_nprocs) and its engine's
+ * flags (struct ebsp_section), under the names the C paths read. */
+#define ebsp_active_nprocs (section_here()->nprocs)
+#define ebsp_sync_flags (section_here()->sync_flags)
+#define ebsp_put_flags (section_here()->put_flags)
+#define ebsp_get_flags (section_here()->get_flags)
+#define ebsp_gets_flags (section_here()->gets_flags)
+#define ebsp_sends_flags (section_here()->sends_flags)
 
 /* n cores, pids 0..n-1, each as at power-on (rand as after no srand);
  * NULL without memory (cores.c). */
@@ -318,20 +363,6 @@ static inline char *hp_cached(struct ebsp_core *self, int target, const void *va
         return NULL;
     return line->remote;
 }
-
-/* ---- bsp_sync (core_api.c) ---- */
-
-/* The engine's sync flags (engine/superstep.go): ebsp_sync_flags[s % 2]
- * is s + 1 when some core communicated in superstep s. Only the engine
- * writes them. */
-extern int32_t ebsp_sync_flags[2];
-/* ebsp_put_flags[s % 2] (ebsp_get_flags) is s + 1 when some core made
- * direct puts (gets) in superstep s (direct.h); they do not raise the sync
- * flags. Only the engine writes them. */
-extern int32_t ebsp_put_flags[2], ebsp_get_flags[2];
-/* The engine's flags of gets and of direct sends (engine.Machine.SyncFlags),
- * in C memory so that an MPI world's rounds (world/mpi/mpi.c) merge them. */
-extern int32_t ebsp_gets_flags[2], ebsp_sends_flags[2];
 
 /* ---- faults and the watchdog (faults.c) ---- */
 

@@ -234,11 +234,32 @@ ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
 	{name: "begin_above_maximum_threads", exit: 1, stderr: `
 ebsp: ERROR: bsp_begin: 4 cores requested; mcbsp_set_maximum_threads allows 1..3`},
 	{name: "begin_nested", exit: 1, stderr: `
-$01: BSP ERROR: bsp_begin: called again inside a running SPMD section (nested SPMD sections are not supported) (superstep 1)
+$01: BSP ERROR: bsp_begin: called again inside a running SPMD section (a nested section starts with bsp_init on this core first) (superstep 1)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
-	{name: "init_inside", exit: 1, stderr: `
-$00: BSP ERROR: bsp_init: called inside an SPMD section; call it in main, before bsp_begin (superstep 1)
+	{name: "init_null_inside", exit: 1, stderr: `
+$00: BSP ERROR: bsp_init: the SPMD function is NULL (superstep 1)
 ebsp: run stopped: BSP ERROR on core 00 in superstep 1`},
+	{name: "nested_bad_pid", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: core 3 does not exist (this run has cores 0..1) (superstep 0)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "nested_outer_reg", exit: 1, stderr: `
+$01: BSP ERROR: bsp_put: the address is not a registered variable (core 00, 4 bytes at offset 0) (superstep 0)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 0`},
+	{name: "nested_no_end", exit: 1, stderr: `
+ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization
+ebsp:   core 00 waiting in bsp_sync (superstep 0)
+ebsp:   core 01 returned from its SPMD function without bsp_end (superstep 0)
+ebsp: run stopped: deadlock`},
+	{name: "nested_loop", env: []string{"EBSP_TIMEOUT=1"}, signal: true, exit: 1, stderr: `
+ebsp: BSP ERROR: no progress for 1 s (EBSP_TIMEOUT): the run is stopped
+ebsp:   core 00 waiting in bsp_sync (superstep 0)
+ebsp:   core 01 running (superstep 0)
+ebsp: run stopped: watchdog timeout`},
+	{name: "nested_loop_pid0", env: []string{"EBSP_TIMEOUT=1"}, signal: true, exit: 1, stderr: `
+ebsp: BSP ERROR: no progress for 1 s (EBSP_TIMEOUT): the run is stopped
+ebsp:   core 00 running (superstep 0)
+ebsp:   core 01 waiting in bsp_sync (superstep 0)
+ebsp: run stopped: watchdog timeout`},
 	{name: "init_null", exit: 1, stderr: `
 ebsp: ERROR: bsp_init: the SPMD function is NULL`},
 	{name: "pinning_bad", exit: 1, stderr: `

@@ -42,15 +42,7 @@ func TestThreadIdentity(t *testing.T) {
 				}
 				for _, set := range stressSettings {
 					env := append([]string{"EBSP_MESH=" + m.mesh}, set.env...)
-					failed, first := 0, ""
-					for range runs {
-						stdout, stderr, code := runProgram(t, bin, []string{lib}, env)
-						if code != 0 || stderr != "" || sortedLines(stdout) != sortedLines(want) {
-							if failed++; first == "" {
-								first = fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-							}
-						}
-					}
+					failed, first := runsFailing(t, bin, []string{lib}, env, want, runs)
 					if failed > 0 {
 						t.Errorf("P=%d %s: %d of %d runs failed; the first:\n%s", m.cores, set.name, failed, runs, first)
 					}

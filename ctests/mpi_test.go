@@ -4,9 +4,10 @@ package ctests
 // EBSP_RANK_CORES cores, pids numbered rank by rank.
 //
 // TestBSPlibUnderMPI runs every ctests/bsplib directory named conform_* or
-// example_* (but those of mpiExcluded) in three layouts of the N cores its
+// example_* (but those of mpiExcluded) in the layouts of the N cores its
 // env's EBSP_MESH gives (16 without one; a program that runs fewer cores
-// has an env file with its own EBSP_MESH, so that they spread over ranks):
+// has an env file with its own EBSP_MESH, so that they spread over ranks),
+// under make test one layout per program in turn (someLayouts):
 //
 //	ranks   4 x N/4 cores when N > 4 is a multiple of 4, else N x 1 core
 //	half    2 x N/2 cores (when N is even and above 2)
@@ -55,6 +56,8 @@ const mpiTimeout = 120 * time.Second
 var mpiExcluded = map[string]string{
 	"conform_spmd": "five SPMD sections of up to 16 cores: under mpirun the other ranks end with the first " +
 		"(as with BSPonMPI), so a later section runs on rank 0 alone and its larger sections are refused",
+	"conform_nested": "nested sections run in one process: under mpirun bsp_init inside a section is refused " +
+		"(TestMPINestedRefused)",
 }
 
 // needMPI skips the test when mpirun is not on PATH, and under the
@@ -191,7 +194,7 @@ func TestBSPlibUnderMPI(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Fatal("no BSPlib tests found")
 	}
-	for _, dir := range dirs {
+	for i, dir := range dirs {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
 			if why, ok := mpiExcluded[name]; ok {
@@ -207,7 +210,7 @@ func TestBSPlibUnderMPI(t *testing.T) {
 			if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil {
 				wantCode, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 			}
-			for _, l := range mpiLayouts(meshCores(t, env)) {
+			for _, l := range someLayouts(i, mpiLayouts(meshCores(t, env))) {
 				t.Run(fmt.Sprintf("%s_%dx%d", l.name, l.ranks, l.cores), func(t *testing.T) {
 					args := mpirunArgs(l, env, bin, readFields(dir, "args")...)
 					stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", args, nil)
@@ -450,7 +453,7 @@ func expectStop(t *testing.T, bin string, l mpiLayout, how string, ok bool, msg 
 func TestMPIRanksEndEarly(t *testing.T) {
 	needMPI(t)
 	bin := buildStop(t)
-	for _, c := range []struct {
+	for i, c := range []struct {
 		how, msg string
 		ok       bool
 	}{
@@ -462,7 +465,7 @@ func TestMPIRanksEndEarly(t *testing.T) {
 		{"no-end", "ebsp: ERROR: the program exits during a BSPlib SPMD section", true},
 		{"no-end-wait", "ebsp: BSP ERROR: deadlock", false},
 	} {
-		for _, l := range mpiStopLayouts {
+		for _, l := range someLayouts(i, mpiStopLayouts) {
 			t.Run(c.how+"/"+l.name, func(t *testing.T) { expectStop(t, bin, l, c.how, c.ok, c.msg) })
 		}
 	}

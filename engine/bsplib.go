@@ -39,7 +39,7 @@ func (m *Machine) BeginStandard(nprocs int, face Face) error {
 	m.mu.Lock()
 	if m.Standard {
 		m.mu.Unlock()
-		return fmt.Errorf("bsp_begin: a BSPlib SPMD section is already running (nested SPMD sections are not supported)")
+		return fmt.Errorf("bsp_begin: a BSPlib SPMD section is already running on this machine (a nested section has a machine of its own)")
 	}
 	if m.state >= HostBegun {
 		m.mu.Unlock()
@@ -100,7 +100,7 @@ func (m *Machine) refusedHost(call string) error {
 // BeginStandard is bsp_begin on one core of a BSPlib section.
 func (c *Core) BeginStandard() *Error {
 	if c.begun {
-		return c.errorf("bsp_begin", "called twice in one SPMD section (nested SPMD sections are not supported)")
+		return c.errorf("bsp_begin", "called twice in one SPMD section (a nested section starts with bsp_init on this core first)")
 	}
 	c.begun = true
 	c.statsBegin()

@@ -36,7 +36,7 @@ func TestStandardSectionLifecycle(t *testing.T) {
 	assert.False(t, m.Standard)
 	require.NoError(t, m.BeginStandard(3, bsplibFace))
 	assert.True(t, m.Standard)
-	assert.ErrorContains(t, m.BeginStandard(3, bsplibFace), "nested SPMD sections")
+	assert.ErrorContains(t, m.BeginStandard(3, bsplibFace), "already running on this machine")
 	require.NoError(t, m.StartRun())
 	assert.Equal(t, 0, m.Core(2).comm.tagsize, "BSPlib's tag size starts at 0")
 

@@ -451,7 +451,8 @@ func x86Binaries() []string {
 }
 
 // x86Corpus disassembles the binaries and the compiled snippet, objdump
-// runs in parallel.
+// runs in parallel. Each encoding is kept once: the decoder sees only the
+// bytes, and objdump's operand text is the same wherever they stand.
 func x86Corpus(t *testing.T, dir string) []objInsn {
 	t.Helper()
 	files := append(x86Binaries(), x86Objects(t, dir)...)
@@ -466,9 +467,17 @@ func x86Corpus(t *testing.T, dir string) []objInsn {
 	}
 	wg.Wait()
 	var all []objInsn
+	seen := map[string]bool{}
 	for i, p := range parts {
-		t.Logf("%s: %d instructions", files[i], len(p))
-		all = append(all, p...)
+		distinct := 0
+		for _, insn := range p {
+			if !seen[string(insn.code)] {
+				seen[string(insn.code)] = true
+				all = append(all, insn)
+				distinct++
+			}
+		}
+		t.Logf("%s: %d instructions, %d encodings not seen before", files[i], len(p), distinct)
 	}
 	return all
 }

@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 __thread struct sched_core *sched_self;
-int ebsp_active_nprocs;
 
 /* The settings (scheduler.h): capi/env.go sets them from the environment,
  * which is read in one place, package env. */
@@ -74,7 +73,7 @@ struct group {
     int size;
 } __attribute__((aligned(64)));
 
-static struct {
+struct sched_run {
     struct sched_core *cores;   /* core i at cores + i * stride bytes (core_at) */
     size_t stride;
     int n;
@@ -97,7 +96,25 @@ static struct {
     _Atomic int sleepers;       /* cores asleep (or about to be) on gen */
     int spin_yields;            /* sched_yields before a waiter sleeps (SPIN_YIELDS or 0) */
     int coro;                   /* cores first..n-1 are coroutines (sched_coro.c) */
-} run;
+    int nested;                 /* a nested section's run (sched_nest): threads, no hooks of a run */
+    struct sched_run *outer;    /* then the run its core 0 left for it */
+    _Atomic int nests;          /* nested runs of its cores under way: its watchdog leaves them theirs */
+};
+
+/* The run of the sections that no other section holds; a nested section's
+ * run is the run of the threads taking part in it (sched_nest), kept in
+ * thread-local storage, which moves with a coroutine core (coro_tls.c). */
+static struct sched_run outer_run;
+static __thread struct sched_run *run_of_thread;
+
+static inline struct sched_run *current_run(void)
+{
+    struct sched_run *r = run_of_thread;
+    return r ? r : &outer_run;
+}
+
+/* The calling thread's run: every function below acts on it. */
+#define run (*current_run())
 
 /* The run's core i. */
 static inline struct sched_core *core_at(int i)
@@ -217,7 +234,7 @@ int sched_arrivals(int pid)
 /* Whether the cores of this run outnumber the CPUs. */
 static int oversubscribed(void)
 {
-    return ebsp_active_nprocs > cpu_count();
+    return run.n > cpu_count();
 }
 
 /* sched_wait without a word: lets ns pass. A coroutine core lets the
@@ -226,7 +243,7 @@ static int oversubscribed(void)
 static int pass_time(uint64_t ns)
 {
     uint64_t until = ebsp_now_ns() + ns;
-    if (coro_yield()) {
+    if (run.coro && coro_yield()) {
         while (ebsp_now_ns() < until && !atomic_load(&run.stopped) && coro_yield())
             ;
         return 0;
@@ -268,7 +285,7 @@ int sched_wait(_Atomic unsigned *word, unsigned val, uint64_t timeout_ns)
             return 0;
         /* parked until woken, or the monitor's next tick (which wakes
            every timed waiter to look at its clock) */
-        if (coro_wait(word, val))
+        if (run.coro && coro_wait(word, val))
             continue;
         uint64_t left = end - now;
         if (core && left > CORE_SLICE_NS)
@@ -296,7 +313,7 @@ void sched_wake(_Atomic unsigned *word, int pid)
 
 void sched_pause(void)
 {
-    if (!coro_yield())
+    if (!(run.coro && coro_yield()))
         sched_yield();
 }
 
@@ -422,7 +439,7 @@ static int arrive(struct sched_core *self, int kind, int release_now, int world)
             return -1;
         }
         /* a world of several processes completes the round with them */
-        if (world && hooks_round(kind) != 0) {
+        if (world && !run.nested && hooks_round(kind) != 0) {
             sched_stop();
             return -1;
         }
@@ -507,11 +524,13 @@ static void run_core(struct sched_core *self)
 static void *core_main(void *arg)
 {
     struct sched_core *self = arg;
+    run_of_thread = self->in_run;
     sched_self = self;
     hooks_thread_begin();
     run_core(self);
     hooks_thread_end();
     sched_self = NULL;
+    run_of_thread = NULL;
     return NULL;
 }
 
@@ -538,7 +557,7 @@ static char *thread_stacks(int count, size_t *slice)
  * whose thread state would be shared by every core the worker runs). */
 static int use_coro(int first)
 {
-    if (!ebsp_sched_coro || first > 1 || !coro_supported())
+    if (run.nested || !ebsp_sched_coro || first > 1 || !coro_supported())
         return 0;
     for (int i = first; i < run.n; i++)
         if (!core_at(i)->can_unwind)
@@ -590,6 +609,8 @@ static void host_loop(void)
         if (progress() != last_progress) {
             last_progress = progress();
             last_change = now;
+        } else if (atomic_load(&run.nests) > 0) {
+            last_change = now; /* a core in a nested run: that run's watchdog looks */
         } else if ((double)(now - last_change) * 1e-9 >= timeout) {
             stall(STALL_TIMEOUT);
         }
@@ -602,8 +623,12 @@ static void host_loop(void)
 void sched_adopt(struct sched_core *core)
 {
     hooks_prepare();
+    /* the thread a signal reaches: a nested run's core 0 is a core of the
+     * run around already, perhaps a coroutine on a worker */
+    struct sched_core *was = sched_self;
+    core->thread = was ? was->thread : pthread_self();
     sched_self = core;
-    core->thread = pthread_self();
+    core->in_run = &run;
     core->where = WHERE_RUNNING;
 }
 
@@ -628,7 +653,11 @@ void sched_leave_forever(void)
 void sched_start(struct sched_core *cores, size_t stride, int n, int first_pid, int first)
 {
     hooks_prepare();
+    int nested = run.nested; /* what sched_nest set */
+    struct sched_run *outer = run.outer;
     memset(&run, 0, sizeof run);
+    run.nested = nested;
+    run.outer = outer;
     run.cores = cores;
     run.stride = stride;
     run.n = n;
@@ -636,9 +665,12 @@ void sched_start(struct sched_core *cores, size_t stride, int n, int first_pid, 
     run.first = first;
     for (int i = first; i < n; i++)
         core_at(i)->where = WHERE_IDLE; /* not the previous run's WHERE_FINISHED */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         core_at(i)->arrivals = 0;
-    hooks_run_begin(n);
+        core_at(i)->in_run = &run;
+    }
+    if (!run.nested)
+        hooks_run_begin(n);
     /* run.coro before any coroutine runs: their barriers read it */
     run.coro = use_coro(first);
     if (run.coro) {
@@ -692,7 +724,8 @@ int sched_join(void)
     if (run.stacks)
         munmap(run.stacks, run.stacks_size);
     run.stacks = NULL;
-    hooks_run_end();
+    if (!run.nested)
+        hooks_run_end();
     int ok = !atomic_load(&run.stopped);
     run.cores = NULL;
     free_groups();
@@ -704,4 +737,35 @@ int sched_run(struct sched_core *cores, size_t stride, int n, int first_pid)
     sched_start(cores, stride, n, first_pid, 0);
     host_loop();
     return sched_join();
+}
+
+/* A nested section's run: a run of its own, of thread cores (a coroutine
+ * core that starts one runs its pid 0 on its worker, which waits with it),
+ * without the hooks of a run (what they set up is the outer run's) and
+ * without rounds with other processes. */
+struct sched_run *sched_nest(void)
+{
+    struct sched_run *r = calloc(1, sizeof *r);
+    if (r) {
+        r->nested = 1;
+        r->outer = &run;
+        atomic_fetch_add(&run.nests, 1);
+        run_of_thread = r;
+    }
+    return r;
+}
+
+void sched_unnest(void)
+{
+    struct sched_run *r = &run;
+    if (!r->nested)
+        return;
+    sched_enter(r->outer);
+    atomic_fetch_sub(&run.nests, 1);
+    free(r);
+}
+
+void sched_enter(struct sched_run *r)
+{
+    run_of_thread = r == &outer_run ? NULL : r;
 }

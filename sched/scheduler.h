@@ -46,6 +46,8 @@ enum { STALL_DIVERGED = -1, STALL_TIMEOUT = -2, STALL_NO_END = -3 };
 
 /* ---- a core ---- */
 
+struct sched_run; /* one run of cores (sched_run.c) */
+
 /* What the scheduler keeps of one core. It is the first member of the
  * library's core (capi/shim.h, struct ebsp_core), which the layers above
  * reach from it; the scheduler knows nothing else of it. The layer that
@@ -60,6 +62,7 @@ struct sched_core {
     void (*leave)(void);     /* if set, how the core leaves a stopped run instead (never returns):
                                 the BSPlib face's pid 0, whose frames are its caller's (faces/bsplib) */
     pthread_t thread;        /* the thread that runs it (a coroutine core: its worker's, last switched in) */
+    struct sched_run *in_run; /* the run it takes part in (sched_start, sched_adopt) */
     jmp_buf exit_jmp;        /* where a stopped kernel's longjmp lands (can_unwind) */
 };
 
@@ -68,8 +71,6 @@ struct sched_core {
 /* The calling thread's core, or NULL on the host and foreign threads. */
 extern __thread struct sched_core *sched_self;
 
-/* nprocs of the current bsp_begin, mirrored here so bsp_nprocs stays in C. */
-extern int ebsp_active_nprocs;
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock of every wait and timestamp
  * (sched_clock.c). */
@@ -130,6 +131,23 @@ void sched_release(void);
 __attribute__((noreturn)) void sched_leave_forever(void);
 void sched_host_loop(void);
 int sched_join(void);
+/* Nested runs (MulticoreBSP's nested SPMD sections, faces/bsplib): a
+ * core of a running section starts a run of its own, of which it is core
+ * 0. Every function of a run acts on the calling thread's run: the
+ * outermost run, or the nested run that the thread's core or monitor
+ * entered. sched_nest makes a new nested run the calling core's and
+ * returns it (NULL without memory); then sched_adopt, sched_start,
+ * sched_release and sched_join act on it as on a run of the BSPlib face,
+ * and sched_unnest, once it is joined, frees it and takes the core back to
+ * the run it left. A nested run's cores are threads (the calling core
+ * stays what it is: a coroutine core runs it on its worker, which waits
+ * with it), it runs no hooks of a run (run_begin, run_end, round: they
+ * set up the outermost run) and never waits for other processes; the
+ * run it was started from leaves the watchdog to it meanwhile.
+ * sched_enter makes r the calling thread's run (a nested run's monitor). */
+struct sched_run *sched_nest(void);
+void sched_unnest(void);
+void sched_enter(struct sched_run *r);
 /* Blocks until every core arrived with the same kind (enum ebsp_where, or
  * one of the layers above from WHERE_FIRST_FREE on); returns 0, or -1 if
  * the run is being stopped (abort, deadlock). */

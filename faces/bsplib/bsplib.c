@@ -49,7 +49,6 @@ static struct {
     main_fn main;          /* without bsp_init: what the other cores run */
     char ***core_argv;     /* their private argv arrays (main may change them) */
     _Atomic int running;   /* a section is running */
-    _Atomic int exiting;   /* the library is ending the program */
     struct ebsp_core *cores;
     int nprocs;
     pthread_t monitor;
@@ -71,28 +70,12 @@ __attribute__((constructor)) static void capture_args(int argc, char **argv, cha
 
 /* ---- diagnostics ---- */
 
-static char *vformat(const char *format, va_list ap)
-{
-    va_list copy;
-    va_copy(copy, ap);
-    int len = vsnprintf(NULL, 0, format, copy);
-    va_end(copy);
-    char *text = malloc(len > 0 ? (size_t)len + 1 : 1);
-    if (text) {
-        if (len > 0)
-            vsnprintf(text, (size_t)len + 1, format, ap);
-        else
-            text[0] = '\0';
-    }
-    return text;
-}
-
 /* A misuse outside any section: nothing to stop, so the program ends. */
 __attribute__((noreturn, format(printf, 1, 2))) static void bl_fatal(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    char *what = vformat(format, ap);
+    char *what = bl_vformat(format, ap);
     va_end(ap);
     const char *msg = what ? what : format;
     char *line = malloc(strlen(msg) + 16);
@@ -102,21 +85,8 @@ __attribute__((noreturn, format(printf, 1, 2))) static void bl_fatal(const char 
     }
     free(line);
     free(what);
-    atomic_store(&bl.exiting, 1);
+    atomic_store(&bl_exiting, 1);
     exit(EXIT_FAILURE);
-}
-
-/* A misuse on a core: reported by the engine, which stops the run; the
- * core then leaves (returns only for a registered EBSP kernel). */
-__attribute__((format(printf, 3, 4))) static void bl_misuse(struct ebsp_core *self, const char *call, const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    char *what = vformat(format, ap);
-    va_end(ap);
-    goBsplibMisuse(self->pid, (char *)call, what ? what : (char *)format);
-    free(what);
-    sched_leave_if_stopped();
 }
 
 /* The calling thread is not a core of a section after its bsp_begin. */
@@ -169,16 +139,6 @@ static inline int bl_int(struct ebsp_core *self, const char *call, const char *w
 
 /* ---- the section ---- */
 
-/* A core's bsp_begin: its clock starts and the engine counts it in. */
-static void bl_start_core(struct ebsp_core *self)
-{
-    self->begin_ns = self->last_raw_ns = ebsp_now_ns();
-    hp_forget(self);
-    goBsplibCoreBegin(self->pid);
-    self->in_section = 1;
-    sched_leave_if_stopped();
-}
-
 /* What the other cores run. */
 static int bl_core_entry(void)
 {
@@ -193,7 +153,7 @@ static int bl_core_entry(void)
 /* Ends the program after a stopped section, once every core has left. */
 __attribute__((noreturn)) static void bl_exit_stopped(void)
 {
-    atomic_store(&bl.exiting, 1);
+    atomic_store(&bl_exiting, 1);
     sched_join();
     goBsplibFinish(0);
     out_flush();
@@ -210,20 +170,12 @@ static void *bl_monitor(void *arg)
     return NULL;
 }
 
-/* pid 0 leaves a stopped section: it counts as finished and waits for
- * the monitor to end the program. */
-static void bl_owner_leave(void)
-{
-    ebsp_self->in_section = 0;
-    sched_leave_forever();
-}
-
 /* The program's exit (on_exit: its status is named, and under mpirun the
  * job's end, capi/world.go, follows this line). */
 static void bl_atexit(int status, void *arg)
 {
     (void)arg;
-    if (!atomic_load(&bl.running) || atomic_load(&bl.exiting))
+    if (!atomic_load(&bl.running) || atomic_load(&bl_exiting))
         return;
     char line[320], where[96] = "";
     struct ebsp_core *self = ebsp_self;
@@ -278,7 +230,7 @@ static void bl_start_section(long long P, const void *caller)
     }
     struct ebsp_core *cores = goBsplibBegin(P);
     if (!cores) {
-        atomic_store(&bl.exiting, 1);
+        atomic_store(&bl_exiting, 1);
         exit(EXIT_FAILURE); /* the engine said why */
     }
     goBsplibGlobalsCheck();
@@ -327,8 +279,9 @@ static void bl_join(struct ebsp_core *self, long long P)
     if (!atomic_load(&bl.running))
         bl_misuse(self, "bsp_begin", "a BSPlib call (bsp.h) in an EBSP kernel; " MIXED_FACES);
     else if (self->in_section)
-        bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (nested SPMD sections are not supported)");
-    else if (P != bl.nprocs && !bl.spmd)
+        bl_misuse(self, "bsp_begin", "called again inside a running SPMD section (a nested section starts with bsp_init "
+                  "on this core first)");
+    else if (P != bl.nprocs && !bl.spmd && self->section == &ebsp_outer_section)
         bl_misuse(self, "bsp_begin", "this core asks for %lld cores, the section was started with %d; "
                   "every core calls bsp_begin with the same count (without bsp_init the other cores run main "
                   "from its start, so they reach its first bsp_begin: give each section its own function, "
@@ -340,7 +293,9 @@ static void bl_join(struct ebsp_core *self, long long P)
 static void bl_begin(long long P, const void *caller)
 {
     struct ebsp_core *self = ebsp_self;
-    if (self)
+    if (self && self->in_section && bl_nest_pending())
+        bl_nest_begin(self, P, caller);
+    else if (self)
         bl_join(self, P);
     else
         bl_start_section(P, caller);
@@ -380,6 +335,10 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
     (void)argc;
     (void)argv;
     struct ebsp_core *self = ebsp_self;
+    if (self && self->in_section) {
+        bl_nest_init(self, spmd);
+        return;
+    }
     if (self) {
         if (atomic_load(&bl.running))
             bl_misuse(self, "bsp_init", "called inside an SPMD section; call it in main, before bsp_begin");
@@ -400,7 +359,7 @@ void bsplib_init(void (*spmd)(void), int argc, char **argv)
         if (atomic_load(&bl.running) && ebsp_self && others_left(ebsp_self->pid)) {
             /* returned without bsp_end: as in one process, an error once a
              * core waits for it; rank 0's exit says it once */
-            atomic_store(&bl.exiting, 1);
+            atomic_store(&bl_exiting, 1);
             goWorldLeave(ebsp_self->pid);
         }
         if (atomic_load(&bl.running) && ebsp_self) {
@@ -446,7 +405,10 @@ void bsplib_end(void)
     self->in_section = 0;
     if (self->sched.leave == NULL)
         longjmp(self->sched.exit_jmp, 1); /* out of the SPMD function: code after bsp_end is pid 0's */
-    bl_finish_section();
+    if (self->section != &ebsp_outer_section)
+        bl_nest_finish(self); /* back in the section around it */
+    else
+        bl_finish_section();
 }
 
 /* ---- enquiry ---- */
@@ -499,7 +461,7 @@ void bsplib_sync(void)
 
 void bsplib_vabort(const char *format, va_list ap)
 {
-    char *text = vformat(format ? format : "bsp_abort", ap);
+    char *text = bl_vformat(format ? format : "bsp_abort", ap);
     const char *msg = text ? text : "bsp_abort";
     size_t len = strlen(msg);
     char *line = malloc(len + 2);
@@ -513,7 +475,7 @@ void bsplib_vabort(const char *format, va_list ap)
     struct ebsp_core *self = ebsp_self;
     if (!self) { /* outside a section */
         free(text);
-        atomic_store(&bl.exiting, 1);
+        atomic_store(&bl_exiting, 1);
         out_flush();
         exit(EXIT_FAILURE);
     }

@@ -42,10 +42,6 @@ unsigned int ebsp_raw_time(void)
     return (unsigned int)(elapsed * EPIPHANY_CLOCK_MHZ / 1000u);
 }
 
-int32_t ebsp_sync_flags[2];
-int32_t ebsp_put_flags[2], ebsp_get_flags[2];
-int32_t ebsp_gets_flags[2], ebsp_sends_flags[2]; /* the engine's own: shared for a world of several processes */
-
 static int flagged(int32_t *flags, int32_t s)
 {
     return atomic_load((_Atomic int32_t *)&flags[s & 1]) == s + 1;

@@ -127,6 +127,11 @@ struct lqcd_core *lq_core_of_caller(const char *call, int need_init)
         lq_seterr(LQCD_ERR_NOT_CORE, "%s: called outside a core (the LQCD calls belong in kernels)", call);
         return NULL;
     }
+    if (self->section != &ebsp_outer_section) {
+        lq_seterr(LQCD_ERR_NOT_CORE, "%s: called in a nested BSPlib section (the LQCD calls belong to the outermost section)",
+                  call);
+        return NULL;
+    }
     struct lqcd_core *c = &lq.cores[self->pid];
     if (need_init && !c->init) {
         if (atomic_load(&c->shut))

@@ -77,6 +77,46 @@ static void wild_request(void)
     }
 }
 
+/* nested_bad_pid: core 1 of a section nested in core 1 names a core
+ * that section does not have; the stop ends the program. */
+static void nested_bad_pid(void)
+{
+    bsp_begin(2);
+    if (bsp_pid() == 1)
+        bsp_put(3, &y, &x, 0, sizeof y);
+    bsp_sync();
+    bsp_end();
+}
+
+/* nested_outer_reg: a nested section's core names x, registered in the
+ * outer section only: outer registrations do not reach into a nested
+ * section (as on MulticoreBSP, whose nested section has a table of its
+ * own). */
+static void nested_outer_reg(void)
+{
+    bsp_begin(2);
+    if (bsp_pid() == 1)
+        bsp_put(0, &y, &x, 0, sizeof y);
+    bsp_sync();
+    bsp_end();
+}
+
+/* nested_no_end: core 1 of a nested section returns without bsp_end
+ * while pid 0 syncs; nested_loop(_pid0): core 1 (0) computes for ever
+ * (EBSP_TIMEOUT). */
+static void nested_stall(void)
+{
+    bsp_begin(2);
+    if (bsp_pid() == 1 && is("nested_no_end"))
+        return;
+    while (bsp_pid() == 1 && is("nested_loop"))
+        x++;
+    while (bsp_pid() == 0 && is("nested_loop_pid0"))
+        x++;
+    bsp_sync();
+    bsp_end();
+}
+
 static void spmd(void)
 {
     bsp_begin(4);
@@ -120,8 +160,20 @@ static void spmd(void)
         bsp_abort("pid 0 gives up");
     if (is("begin_nested") && s == 1)
         bsp_begin(4);
-    if (is("init_inside") && s == 0)
-        bsp_init(spmd, 0, NULL);
+    if (is("init_null_inside") && s == 0)
+        bsp_init(NULL, 0, NULL);
+    if (is("nested_bad_pid") && s == 1) {
+        bsp_init(nested_bad_pid, 0, NULL);
+        nested_bad_pid();
+    }
+    if (is("nested_outer_reg") && s == 3) {
+        bsp_init(nested_outer_reg, 0, NULL);
+        nested_outer_reg();
+    }
+    if ((is("nested_no_end") || is("nested_loop") || is("nested_loop_pid0")) && s == 2) {
+        bsp_init(nested_stall, 0, NULL);
+        nested_stall();
+    }
     if (is("return_without_end") && s == 2)
         return;
     if (is("end_while_others_sync") && s == 2)
