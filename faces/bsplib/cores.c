@@ -5,7 +5,7 @@
  * section, and the flag that the library ends the program.
  */
 #define _GNU_SOURCE
-#include "../../capi/shim.h"
+#include "../../capi/faces.h"
 #include "bsplib.h"
 
 #include <stdarg.h>

@@ -21,9 +21,7 @@
  * section does.
  */
 #define _GNU_SOURCE
-#include "../../capi/shim.h"
-#include "../../capi/reqlog.h"
-#include "../../capi/direct.h"
+#include "../../capi/faces.h"
 #include "bsplib.h"
 
 #include <pthread.h>
