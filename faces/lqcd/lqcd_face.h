@@ -59,6 +59,7 @@
 #define _GNU_SOURCE
 #endif
 #include "../../capi/shim.h"
+#include "lqcd_declared.h"
 
 #include <lqcd_msg.h>
 
@@ -324,6 +325,7 @@ void lq_offer(struct lqcd_chan *s, struct lqcd_chan *r);
 
 /* deadlock.c: why a wait has not ended, and whether none can */
 int lq_explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep);
+int lq_hopeless(struct lqcd_chan *ch, int *codep);
 struct look_verdict {
     int blocked;       /* no core runs; every LQCD waiter is stuck, none for good */
     int waiters;       /* cores asleep in an LQCD wait without limit */

@@ -24,6 +24,8 @@
  */
 #include "msgmem.h"
 
+#include "../lqcd/lqcd_declared.h"
+
 #include <lqcd_msg.h>
 
 #include <stdio.h>
@@ -379,14 +381,9 @@ static QMP_status_t bind_channel(struct qmp_node *n, QMP_msghandle_t h, int wait
 /* Starts the data channel (bound). */
 static QMP_status_t start_data(struct qmp_node *n, QMP_msghandle_t h, const char *call)
 {
-    if (h->kind == H_SEND) {
-        if (h->stage)
-            msgmem_pack(h->mm, h->stage, h->mm->nbytes);
-        startSend(h->chan);
-    } else {
-        startReceive(h->chan);
-    }
-    if (getErrorNumber() != LQCD_OK)
+    if (h->kind == H_SEND && h->stage)
+        msgmem_pack(h->mm, h->stage, h->mm->nbytes);
+    if (lqcd_start_declared(h->chan) != 0)
         return handle_failed(n, h, qmp_lqcd_failed(n, call));
     return QMP_SUCCESS;
 }
@@ -453,7 +450,7 @@ static int finish_one(struct qmp_node *n, QMP_msghandle_t h, int ms, const char 
         if (go <= 0)
             return go;
     }
-    int done = ms == 0 ? testCompletion(h->chan) : waitFor(h->chan, ms);
+    int done = ms == 0 ? lqcd_test_declared(h->chan) : lqcd_wait_declared(&h->chan, 1, ms);
     if (done == 1) {
         completed(h);
         return 1;
@@ -478,7 +475,7 @@ static int wait_parts(QMP_msghandle_t h)
     for (int i = 0; i < h->nparts; i++)
         if (h->parts[i]->started && !h->parts[i]->pending)
             chans[k++] = h->parts[i]->chan;
-    int done = k == 0 || waitForMultiple(chans, k, -1) == 1;
+    int done = k == 0 || lqcd_wait_declared(chans, k, -1) == 1;
     if (chans != small)
         free(chans);
     if (!done) {
