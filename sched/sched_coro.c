@@ -145,6 +145,7 @@ struct worker {
     struct coro *_Atomic cur;  /* the core it runs, NULL between cores */
     _Atomic unsigned long switches;
     _Atomic unsigned long steps; /* coro_progress of the cores it ran */
+    int turn;                  /* the served queue to look at first (take_served) */
     struct coro *handed;       /* a core that parked by switching to the next one
                                   (hand_over), for that one to settle */
 } __attribute__((aligned(64)));
@@ -433,15 +434,23 @@ static struct coro *take_added(struct worker *w)
 
 /* A core queued on the queues worker w serves while active workers run
  * cores: its own, and those of the resting workers whose index is its own
- * plus a multiple of active. */
+ * plus a multiple of active; in turns, from the queue after the one it
+ * took the last core from. Always its own first, the cores of a resting
+ * worker that polled by yielding (an LQCD wait's first looks) waited
+ * until those of the serving one had all parked: 7 times the yields and
+ * parks of one worker in a 16-core halo exchange. */
 static struct coro *take_served(struct worker *w, unsigned active)
 {
-    for (int i = w->index; i < co.base_workers; i += (int)active) {
-        struct queue *q = &co.workers[i].q;
+    int served = (co.base_workers - w->index + (int)active - 1) / (int)active;
+    for (int k = 0; k < served; k++) {
+        int turn = (w->turn + k) % served;
+        struct queue *q = &co.workers[w->index + turn * (int)active].q;
         unpark(q);
         struct coro *c = pop(q);
-        if (c)
+        if (c) {
+            w->turn = turn + 1;
             return c;
+        }
     }
     return NULL;
 }
@@ -803,19 +812,25 @@ struct balance {
     uint64_t since;            /* the window's start */
     unsigned rounds;           /* *co.rounds at the window's start */
     unsigned tick_rounds;      /* *co.rounds at the last tick */
+    unsigned long steps, tick_steps; /* steps_made at the window's start, the last tick */
     int ticks;
     double rate[2];            /* rounds per ns, last measured resting [0] and spread [1] */
     int probing;               /* this window tries the other way */
     int backoff, left;         /* windows between tries, and until the next */
 };
 
-/* The barrier's rounds and, as rounds of n steps each, the cores' steps
- * between barriers (coro_progress). */
-static unsigned rounds_made(void)
+/* The cores' steps between barriers (coro_progress). */
+static unsigned long steps_made(void)
 {
     unsigned long steps = 0; /* of the first workers: the others' slots are reused */
     for (int i = 0; i < co.base_workers; i++)
         steps += atomic_load_explicit(&co.workers[i].steps, memory_order_relaxed);
+    return steps;
+}
+
+/* The barrier's rounds and, as rounds of n steps each, the steps. */
+static unsigned rounds_of(unsigned long steps)
+{
     return atomic_load(co.rounds) + (unsigned)(steps / (unsigned long)co.n);
 }
 
@@ -843,25 +858,31 @@ static void set_resting(int resting)
 }
 
 /* Starts a new window, spread, trying to rest again soon. */
-static void spread_again(struct balance *b, uint64_t now, unsigned rounds)
+static void spread_again(struct balance *b, uint64_t now, unsigned rounds, unsigned long steps)
 {
     set_resting(0);
     b->since = now;
     b->rounds = rounds;
+    b->steps = steps;
     b->ticks = 0;
     b->probing = 0;
     b->backoff = b->left = BALANCE_MIN_BACKOFF;
 }
 
-/* Every tick: a resting run that made no round in a tick has long rounds
- * (waits for messages, compute) and spreads at once. Once a window: keeps
- * the way (resting or spread) that made more rounds. */
+/* Every tick: a resting run that made no round nor step in a tick has
+ * long rounds (waits for messages, compute) and spreads at once. Once a
+ * window: keeps the way (resting or spread) that made more rounds. Steps
+ * are tried both ways, however long their rounds: a window of steps is a
+ * phase of messages, where how long the rounds are does not tell which
+ * way is faster (cores that wait for each other across CPUs). */
 static void balance(struct balance *b)
 {
-    unsigned rounds = rounds_made();
+    unsigned long steps = steps_made();
+    unsigned rounds = rounds_of(steps);
     uint64_t now = ebsp_now_ns();
-    int still = rounds == b->tick_rounds;
+    int still = rounds == b->tick_rounds && steps == b->tick_steps;
     b->tick_rounds = rounds;
+    b->tick_steps = steps;
     if (co.rest_always) {
         if (++b->ticks >= BALANCE_TICKS) {
             b->ticks = 0;
@@ -870,19 +891,21 @@ static void balance(struct balance *b)
         return;
     }
     if (still && atomic_load(&co.active) == 1) {
-        spread_again(b, now, rounds);
+        spread_again(b, now, rounds, steps);
         return;
     }
     if (++b->ticks < BALANCE_TICKS)
         return;
     b->ticks = 0;
     double window = (double)(now - b->since), made = (double)(rounds - b->rounds);
+    int stepped = steps != b->steps;
     b->since = now;
     b->rounds = rounds;
+    b->steps = steps;
     int spread = atomic_load(&co.active) > 1;
-    if (window <= 0 || made * BALANCE_MAX_ROUND_NS < window) {
+    if (window <= 0 || (!stepped && made * BALANCE_MAX_ROUND_NS < window)) {
         /* long rounds: what the barriers cost does not matter, the CPUs do */
-        spread_again(b, now, rounds);
+        spread_again(b, now, rounds, steps);
         return;
     }
     double rate = made / window;
@@ -918,8 +941,10 @@ static void *monitor_main(void *arg)
     for (int i = 0; i < co.max_workers; i++)
         last[i] = ~0ul;
     struct balance b = {.since = ebsp_now_ns(), .backoff = BALANCE_MIN_BACKOFF, .left = BALANCE_MIN_BACKOFF};
-    if (co.rounds)
-        b.rounds = b.tick_rounds = rounds_made();
+    if (co.rounds) {
+        b.steps = b.tick_steps = steps_made();
+        b.rounds = b.tick_rounds = rounds_of(b.steps);
+    }
     struct timespec tick = {0, MONITOR_TICK_US * 1000L};
     while (!atomic_load(&co.monitor_stop)) {
         nanosleep(&tick, NULL);
