@@ -59,6 +59,7 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
         sched_leave_if_stopped();
         return NULL;
     }
+    sched_progress(); /* communication, not compute: the balancer may try one worker */
     return slots;
 }
 
