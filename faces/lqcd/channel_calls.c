@@ -140,20 +140,23 @@ void lq_start_send(struct lqcd_chan *s)
             atomic_store(&s->err, LQCD_ERR_PARTNER);
         return; /* what other ranks sent is taken in by the tests and waits (lq_poll) */
     }
-    struct lqcd_chan *r = atomic_load(&s->target);
-    if (!r) {
-        /* an orphan: the receiver has not declared the buffer (yet) */
-        struct lqcd_core *rc = &lq.cores[s->remote];
-        pthread_mutex_lock(&rc->dir_lock);
-        r = atomic_load(&s->target);
-        if (!r)
-            atomic_store(&s->state, CH_PENDING); /* queued when the receive is declared */
-        pthread_mutex_unlock(&rc->dir_lock);
-        if (!r)
+    for (;;) {
+        struct lqcd_chan *r = atomic_load(&s->target);
+        if (!r) {
+            /* an orphan: the receiver has not declared the buffer (yet) */
+            struct lqcd_core *rc = &lq.cores[s->remote];
+            pthread_mutex_lock(&rc->dir_lock);
+            r = atomic_load(&s->target);
+            if (!r)
+                atomic_store(&s->state, CH_PENDING); /* queued when the receive is declared */
+            pthread_mutex_unlock(&rc->dir_lock);
+            if (!r)
+                return;
+        }
+        lq_set_state(s, CH_PENDING);
+        if (lq_offer(s, r))
             return;
     }
-    lq_set_state(s, CH_PENDING);
-    lq_offer(s, r);
 }
 
 /* startSend of s, the caller's send; 0, or -1 (error set). */
@@ -284,4 +287,9 @@ int lqcd_test_declared(void *ch)
         r = lq_status(c, "testCompletion", 0);
     }
     return r;
+}
+
+int lqcd_free_declared(void *ch)
+{
+    return ch ? lq_free_chan(ch) : 0;
 }

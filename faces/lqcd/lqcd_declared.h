@@ -15,5 +15,10 @@ int lqcd_start_declared(void *ch);
 int lqcd_test_declared(void *ch);
 /* waitForMultiple (waitFor: count 1). */
 int lqcd_wait_declared(void *chans[], int count, int milliseconds);
+/* The channel is freed (NULL: nothing), its memory kept for the core's
+ * next declarations: 0. -1 when it is in flight (started and not seen
+ * complete) or a send to another MPI rank: it stays as it is until the
+ * run ends. */
+int lqcd_free_declared(void *ch);
 
 #endif

@@ -49,7 +49,7 @@ struct QMP_msghandle_struct {
         int64_t out;        /* this end's size, sent to the other end */
         int64_t in;         /* the other end's, when it has arrived */
         struct sizes *next; /* retired: the node's list */
-    } *sizes;               /* never freed: the other end may write or read them after QMP_free_msghandle */
+    } *sizes;               /* freed with the handle once both went across (release_channels), else retired */
     void *tell, *hear;      /* the channels of the two sizes */
     int pending;            /* started before the other end's size arrived: the data channel starts when it does */
     int started;            /* started and not yet seen complete */
@@ -264,17 +264,34 @@ QMP_msghandle_t QMP_declare_send_recv_pairs(QMP_msghandle_t msgh[], int num)
     return declare_group(msgh, num, "QMP_declare_send_recv_pairs");
 }
 
+/* Frees what of h's channels nothing can use any more, and the memory
+ * they move: the data channel and the staging buffer once no message is
+ * in flight through them, the two size channels and the sizes once both
+ * sizes went across (until then the other end may still declare its end
+ * and read or write them). What may be in use stays until the run ends:
+ * a program that declares and frees handles in a loop keeps its memory
+ * bounded. */
+static void release_channels(struct qmp_node *n, QMP_msghandle_t h)
+{
+    if (!h->chan || lqcd_free_declared(h->chan) == 0)
+        free(h->stage);
+    int told = lqcd_free_declared(h->tell) == 0;
+    int heard = lqcd_free_declared(h->hear) == 0;
+    if (told && heard) {
+        free(h->sizes);
+    } else if (h->sizes) {
+        h->sizes->next = n->retired_sizes;
+        n->retired_sizes = h->sizes;
+    }
+}
+
 static void handle_release(struct qmp_node *n, QMP_msghandle_t h)
 {
     for (int i = 0; i < h->nparts; i++)
         handle_release(n, h->parts[i]);
-    if (h->sizes) {
-        h->sizes->next = n->retired_sizes;
-        n->retired_sizes = h->sizes;
-    }
+    if (h->kind != H_MULTI)
+        release_channels(n, h);
     free(h->parts);
-    if (!h->started)
-        free(h->stage); /* else a message may still be copied into or out of it: left allocated */
     h->magic = 0;
     free(h);
 }
