@@ -1279,6 +1279,10 @@ int coro_current(void)
     return 0;
 }
 
+void coro_progress(void)
+{
+}
+
 int coro_yield(void)
 {
     return 0;
