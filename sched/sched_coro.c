@@ -435,9 +435,9 @@ static struct coro *take_added(struct worker *w)
 /* A core queued on the queues worker w serves while active workers run
  * cores: its own, and those of the resting workers whose index is its own
  * plus a multiple of active; in turns, from the queue after the one it
- * took the last core from. Always its own first, the cores of a resting
- * worker that polled by yielding (an LQCD wait's first looks) waited
- * until those of the serving one had all parked: 7 times the yields and
+ * took the last core from. Looking at its own first every time, it left
+ * the cores of a resting worker queued while its own polled by yielding
+ * (an LQCD wait's first looks) until they parked: 7 times the yields and
  * parks of one worker in a 16-core halo exchange. */
 static struct coro *take_served(struct worker *w, unsigned active)
 {

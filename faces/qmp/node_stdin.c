@@ -32,6 +32,7 @@ static void open_nothing(void)
     nothing = fopen("/dev/null", "r");
 }
 
+#if defined(__x86_64__)
 static int quiet_vscanf(const char *format, va_list ap)
 {
     return vfscanf(nothing, format, ap);
@@ -51,7 +52,6 @@ static int quiet_getchar(void)
     return fgetc(nothing);
 }
 
-#if defined(__x86_64__)
 /* The calls that read libc's stdin, by the names a program's references
  * to them have (C99 and C23 scanf are other symbols). */
 static const struct {
