@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+enum { ROUNDS = 100000, WARM = 10000, LIMIT_KIB = 1 << 30 }; /* AddressSanitizer keeps freed memory (quarantine) */
+#else
 enum { ROUNDS = 100000, WARM = 10000, LIMIT_KIB = 4096 };
+#endif
 
 /* The resident memory of the process in KiB, or -1. */
 static long resident_kib(void)
