@@ -194,6 +194,10 @@ enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
  * wakes the resting workers at once, before the monitor adds one.
  */
 enum { BALANCE_TICKS = 8, BALANCE_MAX_ROUND_NS = 20000, BALANCE_MIN_BACKOFF = 2, BALANCE_MAX_BACKOFF = 16 };
+/* The same for rounds of steps: the messages of a 16-core halo exchange of
+ * 8 bytes to 1 KiB make rounds of 10-40 us, faster on one worker; of
+ * 64 KiB, rounds of milliseconds of copying, which two CPUs share. */
+enum { BALANCE_MAX_STEP_ROUND_NS = 200000 };
 #define BALANCE_WIN 1.1
 #define BALANCE_CHANGE 1.5
 
@@ -871,10 +875,10 @@ static void spread_again(struct balance *b, uint64_t now, unsigned rounds, unsig
 
 /* Every tick: a resting run that made no round nor step in a tick has
  * long rounds (waits for messages, compute) and spreads at once. Once a
- * window: keeps the way (resting or spread) that made more rounds. Steps
- * are tried both ways, however long their rounds: a window of steps is a
- * phase of messages, where how long the rounds are does not tell which
- * way is faster (cores that wait for each other across CPUs). */
+ * window: keeps the way (resting or spread) that made more rounds. A
+ * window of steps is a phase of messages, whose rounds may be longer than
+ * a superstep's and still faster on one worker (cores that wait for each
+ * other across CPUs): their own limit, BALANCE_MAX_STEP_ROUND_NS. */
 static void balance(struct balance *b)
 {
     unsigned long steps = steps_made();
@@ -903,7 +907,7 @@ static void balance(struct balance *b)
     b->rounds = rounds;
     b->steps = steps;
     int spread = atomic_load(&co.active) > 1;
-    if (window <= 0 || (!stepped && made * BALANCE_MAX_ROUND_NS < window)) {
+    if (window <= 0 || made * (stepped ? BALANCE_MAX_STEP_ROUND_NS : BALANCE_MAX_ROUND_NS) < window) {
         /* long rounds: what the barriers cost does not matter, the CPUs do */
         spread_again(b, now, rounds, steps);
         return;
