@@ -52,6 +52,8 @@ void coro_unadopt(void);
  * thread sleeps for good (the run's owner ends the process). Returns at
  * once on any other core. */
 void coro_leave(void);
+/* sched_progress on a coroutine core; nothing elsewhere. */
+void coro_progress(void);
 /* The calling code runs on a coroutine. */
 int coro_current(void);
 /* A coroutine core yields its worker to the cores queued there and

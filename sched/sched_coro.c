@@ -144,6 +144,8 @@ struct worker {
     _Atomic int state;         /* W_FREE, W_RUNNING, W_EXITED (not yet joined) */
     struct coro *_Atomic cur;  /* the core it runs, NULL between cores */
     _Atomic unsigned long switches;
+    _Atomic unsigned long steps; /* coro_progress of the cores it ran */
+    int turn;                  /* the served queue to look at first (take_served) */
     struct coro *handed;       /* a core that parked by switching to the next one
                                   (hand_over), for that one to settle */
 } __attribute__((aligned(64)));
@@ -183,10 +185,19 @@ enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
  * spread the cores and stop the tries: a barrier costs a few microseconds
  * more spread, and such rounds have work that two CPUs do in half the
  * time; so does a tick without a round while resting (a phase of
- * messages or compute began). A worker stuck on one core while cores wait
+ * messages or compute began). The cores' steps between barriers
+ * (coro_progress: LQCD and QMP waits that ended) count as rounds too, n
+ * steps a round: a 16-core halo exchange of 8 bytes, which has none, took
+ * 5 times the CPU time spread as on one worker (cores on one worker
+ * waiting for cores on the other, idle spins and wakes), and a loaded
+ * machine's time with it. A worker stuck on one core while cores wait
  * wakes the resting workers at once, before the monitor adds one.
  */
 enum { BALANCE_TICKS = 8, BALANCE_MAX_ROUND_NS = 20000, BALANCE_MIN_BACKOFF = 2, BALANCE_MAX_BACKOFF = 16 };
+/* The same for rounds of steps: the messages of a 16-core halo exchange of
+ * 8 bytes to 1 KiB make rounds of 10-40 us, faster on one worker; of
+ * 64 KiB, rounds of milliseconds of copying, which two CPUs share. */
+enum { BALANCE_MAX_STEP_ROUND_NS = 200000 };
 #define BALANCE_WIN 1.1
 #define BALANCE_CHANGE 1.5
 
@@ -427,15 +438,23 @@ static struct coro *take_added(struct worker *w)
 
 /* A core queued on the queues worker w serves while active workers run
  * cores: its own, and those of the resting workers whose index is its own
- * plus a multiple of active. */
+ * plus a multiple of active; in turns, from the queue after the one it
+ * took the last core from. Looking at its own first every time, it left
+ * the cores of a resting worker queued while its own polled by yielding
+ * (an LQCD wait's first looks) until they parked: 7 times the yields and
+ * parks of one worker in a 16-core halo exchange. */
 static struct coro *take_served(struct worker *w, unsigned active)
 {
-    for (int i = w->index; i < co.base_workers; i += (int)active) {
-        struct queue *q = &co.workers[i].q;
+    int served = (co.base_workers - w->index + (int)active - 1) / (int)active;
+    for (int k = 0; k < served; k++) {
+        int turn = (w->turn + k) % served;
+        struct queue *q = &co.workers[w->index + turn * (int)active].q;
         unpark(q);
         struct coro *c = pop(q);
-        if (c)
+        if (c) {
+            w->turn = turn + 1;
             return c;
+        }
     }
     return NULL;
 }
@@ -797,11 +816,36 @@ struct balance {
     uint64_t since;            /* the window's start */
     unsigned rounds;           /* *co.rounds at the window's start */
     unsigned tick_rounds;      /* *co.rounds at the last tick */
+    unsigned long steps, tick_steps; /* steps_made at the window's start, the last tick */
     int ticks;
     double rate[2];            /* rounds per ns, last measured resting [0] and spread [1] */
     int probing;               /* this window tries the other way */
     int backoff, left;         /* windows between tries, and until the next */
 };
+
+/* The cores' steps between barriers (coro_progress). */
+static unsigned long steps_made(void)
+{
+    unsigned long steps = 0; /* of the first workers: the others' slots are reused */
+    for (int i = 0; i < co.base_workers; i++)
+        steps += atomic_load_explicit(&co.workers[i].steps, memory_order_relaxed);
+    return steps;
+}
+
+/* The barrier's rounds and, as rounds of n steps each, the steps. */
+static unsigned rounds_of(unsigned long steps)
+{
+    return atomic_load(co.rounds) + (unsigned)(steps / (unsigned long)co.n);
+}
+
+void coro_progress(void)
+{
+    struct coro *c = current_coro();
+    if (!c)
+        return;
+    struct worker *w = c->worker;
+    atomic_store_explicit(&w->steps, atomic_load_explicit(&w->steps, memory_order_relaxed) + 1, memory_order_relaxed);
+}
 
 /* Rates a and b differ by more than BALANCE_CHANGE times. */
 static int changed(double a, double b)
@@ -818,25 +862,31 @@ static void set_resting(int resting)
 }
 
 /* Starts a new window, spread, trying to rest again soon. */
-static void spread_again(struct balance *b, uint64_t now, unsigned rounds)
+static void spread_again(struct balance *b, uint64_t now, unsigned rounds, unsigned long steps)
 {
     set_resting(0);
     b->since = now;
     b->rounds = rounds;
+    b->steps = steps;
     b->ticks = 0;
     b->probing = 0;
     b->backoff = b->left = BALANCE_MIN_BACKOFF;
 }
 
-/* Every tick: a resting run that made no round in a tick has long rounds
- * (waits for messages, compute) and spreads at once. Once a window: keeps
- * the way (resting or spread) that made more rounds. */
+/* Every tick: a resting run that made no round nor step in a tick has
+ * long rounds (waits for messages, compute) and spreads at once. Once a
+ * window: keeps the way (resting or spread) that made more rounds. A
+ * window of steps is a phase of messages, whose rounds may be longer than
+ * a superstep's and still faster on one worker (cores that wait for each
+ * other across CPUs): their own limit, BALANCE_MAX_STEP_ROUND_NS. */
 static void balance(struct balance *b)
 {
-    unsigned rounds = atomic_load(co.rounds);
+    unsigned long steps = steps_made();
+    unsigned rounds = rounds_of(steps);
     uint64_t now = ebsp_now_ns();
-    int still = rounds == b->tick_rounds;
+    int still = rounds == b->tick_rounds && steps == b->tick_steps;
     b->tick_rounds = rounds;
+    b->tick_steps = steps;
     if (co.rest_always) {
         if (++b->ticks >= BALANCE_TICKS) {
             b->ticks = 0;
@@ -845,19 +895,21 @@ static void balance(struct balance *b)
         return;
     }
     if (still && atomic_load(&co.active) == 1) {
-        spread_again(b, now, rounds);
+        spread_again(b, now, rounds, steps);
         return;
     }
     if (++b->ticks < BALANCE_TICKS)
         return;
     b->ticks = 0;
     double window = (double)(now - b->since), made = (double)(rounds - b->rounds);
+    int stepped = steps != b->steps;
     b->since = now;
     b->rounds = rounds;
+    b->steps = steps;
     int spread = atomic_load(&co.active) > 1;
-    if (window <= 0 || made * BALANCE_MAX_ROUND_NS < window) {
+    if (window <= 0 || made * (stepped ? BALANCE_MAX_STEP_ROUND_NS : BALANCE_MAX_ROUND_NS) < window) {
         /* long rounds: what the barriers cost does not matter, the CPUs do */
-        spread_again(b, now, rounds);
+        spread_again(b, now, rounds, steps);
         return;
     }
     double rate = made / window;
@@ -893,8 +945,10 @@ static void *monitor_main(void *arg)
     for (int i = 0; i < co.max_workers; i++)
         last[i] = ~0ul;
     struct balance b = {.since = ebsp_now_ns(), .backoff = BALANCE_MIN_BACKOFF, .left = BALANCE_MIN_BACKOFF};
-    if (co.rounds)
-        b.rounds = atomic_load(co.rounds);
+    if (co.rounds) {
+        b.steps = b.tick_steps = steps_made();
+        b.rounds = b.tick_rounds = rounds_of(b.steps);
+    }
     struct timespec tick = {0, MONITOR_TICK_US * 1000L};
     while (!atomic_load(&co.monitor_stop)) {
         nanosleep(&tick, NULL);
@@ -1227,6 +1281,10 @@ int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr)
 int coro_current(void)
 {
     return 0;
+}
+
+void coro_progress(void)
+{
 }
 
 int coro_yield(void)

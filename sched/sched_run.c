@@ -351,6 +351,12 @@ uint64_t sched_poll_slice(int outside)
     return outside ? OUTSIDE_SLICE_NS : POLL_SLICE_NS;
 }
 
+void sched_progress(void)
+{
+    if (run.coro)
+        coro_progress();
+}
+
 /* Counts the calling core in this round, as arrived at a barrier of the
  * given kind or (kind < 0) as finished. 1 for the core that completed the
  * round, which finds the kinds of the round's arrivals in *kinds. */

@@ -205,6 +205,12 @@ void sched_pause(void);
  * sched_poll_slice(outside) before looking again. */
 int sched_poll_pause(unsigned looks, uint64_t begun_ns, int outside);
 uint64_t sched_poll_slice(int outside);
+/* The calling core completed a step of its own that needed other cores
+ * but no barrier (a wait for messages ended): the coroutine scheduler
+ * counts such steps with the barrier's rounds when it decides whether
+ * the cores run faster on one worker or spread (sched_coro.c, "Resting
+ * workers"). A store to a line of the core's worker; nothing on threads. */
+void sched_progress(void);
 
 /* ---- run hooks ---- */
 

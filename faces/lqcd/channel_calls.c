@@ -140,20 +140,41 @@ void lq_start_send(struct lqcd_chan *s)
             atomic_store(&s->err, LQCD_ERR_PARTNER);
         return; /* what other ranks sent is taken in by the tests and waits (lq_poll) */
     }
-    struct lqcd_chan *r = atomic_load(&s->target);
-    if (!r) {
-        /* an orphan: the receiver has not declared the buffer (yet) */
-        struct lqcd_core *rc = &lq.cores[s->remote];
-        pthread_mutex_lock(&rc->dir_lock);
-        r = atomic_load(&s->target);
-        if (!r)
-            atomic_store(&s->state, CH_PENDING); /* queued when the receive is declared */
-        pthread_mutex_unlock(&rc->dir_lock);
-        if (!r)
+    for (;;) {
+        struct lqcd_chan *r = atomic_load(&s->target);
+        if (!r) {
+            /* an orphan: the receiver has not declared the buffer (yet) */
+            struct lqcd_core *rc = &lq.cores[s->remote];
+            pthread_mutex_lock(&rc->dir_lock);
+            r = atomic_load(&s->target);
+            if (!r)
+                atomic_store(&s->state, CH_PENDING); /* queued when the receive is declared */
+            pthread_mutex_unlock(&rc->dir_lock);
+            if (!r)
+                return;
+        }
+        lq_set_state(s, CH_PENDING);
+        if (lq_offer(s, r))
             return;
     }
-    lq_set_state(s, CH_PENDING);
-    lq_offer(s, r);
+}
+
+/* startSend of s, the caller's send; 0, or -1 (error set). */
+static int start_send(struct lqcd_chan *s)
+{
+    int e = atomic_load(&s->err);
+    if (e) {
+        lq_send_failed(s, "startSend", e, "it");
+        return -1;
+    }
+    lq_refresh(s);
+    if (atomic_load(&s->state) == CH_PENDING) {
+        lq_seterr(LQCD_ERR_BUSY, "startSend: the send to buffer %d of core %d is busy (its last start is not complete)",
+               s->name, s->remote);
+        return -1;
+    }
+    lq_start_send(s);
+    return 0;
 }
 
 void startSend(void *opaque)
@@ -165,34 +186,17 @@ void startSend(void *opaque)
         lq_seterr(LQCD_ERR_CHANNEL, "startSend: buffer %d of core %d is a receive", s->name, s->owner);
         return;
     }
-    int e = atomic_load(&s->err);
-    if (e) {
-        lq_send_failed(s, "startSend", e, "it");
-        return;
-    }
-    lq_refresh(s);
-    if (atomic_load(&s->state) == CH_PENDING) {
-        lq_seterr(LQCD_ERR_BUSY, "startSend: the send to buffer %d of core %d is busy (its last start is not complete)",
-               s->name, s->remote);
-        return;
-    }
-    lq_start_send(s);
+    start_send(s);
 }
 
-void startReceive(void *opaque)
+/* startReceive of r, the caller's receive; 0, or -1 (error set). */
+static int start_receive(struct lqcd_chan *r)
 {
-    struct lqcd_chan *r = lq_chan_of(opaque, "startReceive");
-    if (!r)
-        return;
-    if (r->magic != RECV_MAGIC) {
-        lq_seterr(LQCD_ERR_CHANNEL, "startReceive: the channel to buffer %d of core %d is a send", r->name, r->remote);
-        return;
-    }
     int st = atomic_load(&r->state);
     if (st == CH_ARMED || st == CH_CLAIMED) {
         lq_seterr(LQCD_ERR_BUSY, "startReceive: buffer %d of core %d is busy (armed, nothing arrived yet)", r->name,
                r->owner);
-        return;
+        return -1;
     }
     /* no lq_poll here: what arrives from other ranks after this lands
        straight in the armed buffer when a test or wait takes it in */
@@ -209,10 +213,31 @@ void startReceive(void *opaque)
             lq_answer(s, 0);
         else if (s->owner != r->owner)
             lq_notify(s->owner);
-        return;
+        return 0;
     }
     lq_set_state(r, CH_ARMED);
     lq_spin_unlock(&r->lock);
+    return 0;
+}
+
+void startReceive(void *opaque)
+{
+    struct lqcd_chan *r = lq_chan_of(opaque, "startReceive");
+    if (!r)
+        return;
+    if (r->magic != RECV_MAGIC) {
+        lq_seterr(LQCD_ERR_CHANNEL, "startReceive: the channel to buffer %d of core %d is a send", r->name, r->remote);
+        return;
+    }
+    start_receive(r);
+}
+
+/* A channel the calling core declared (lqcd_declared.h): its own and
+ * live, so not looked up among the handles. */
+int lqcd_start_declared(void *ch)
+{
+    struct lqcd_chan *c = ch;
+    return c->magic == SEND_MAGIC ? start_send(c) : start_receive(c);
 }
 
 /* 1 complete, 0 in flight, -1 error (set). idle_ok: a channel never
@@ -245,17 +270,26 @@ int lq_status(struct lqcd_chan *ch, const char *call, int idle_ok)
 int testCompletion(void *opaque)
 {
     struct lqcd_chan *ch = lq_chan_of(opaque, "testCompletion");
-    if (!ch)
-        return -1;
-    if (atomic_load(&ch->state) == CH_DONE)
+    return ch ? lqcd_test_declared(ch) : -1;
+}
+
+int lqcd_test_declared(void *ch)
+{
+    struct lqcd_chan *c = ch;
+    if (atomic_load(&c->state) == CH_DONE)
         return 1;
     lq_poll();
-    int r = lq_status(ch, "testCompletion", 0);
+    int r = lq_status(c, "testCompletion", 0);
     if (r == 0) {
         /* a core that polls lets the others run: with coroutine cores, its
            partner may be waiting for this core's worker */
         sched_pause();
-        r = lq_status(ch, "testCompletion", 0);
+        r = lq_status(c, "testCompletion", 0);
     }
     return r;
+}
+
+int lqcd_free_declared(void *ch)
+{
+    return ch ? lq_free_chan(ch) : 0;
 }

@@ -59,6 +59,7 @@ static struct lqcd_slot *collective(struct lqcd_core *c, int op, int len, union 
         sched_leave_if_stopped();
         return NULL;
     }
+    sched_progress(); /* communication, not compute: the balancer may try one worker */
     return slots;
 }
 
@@ -126,6 +127,26 @@ double sumDouble(double x)
     return s ? sum_in_core_order(s) : 0;
 }
 
+/* The elements lo..lo+len-1 of every core's array summed in core order
+ * (0, then core 0's, core 1's...: the bits of an element's sum do not
+ * depend on how the elements are shared) into to[0..len). */
+static void sum_share(const struct lqcd_slot *s, double *to, size_t lo, size_t len, int is_float)
+{
+    for (size_t k = 0; k < len; k++)
+        to[k] = 0;
+    for (int q = 0; q < lq.n; q++) {
+        if (is_float) {
+            const float *from = (const float *)s[q].v.p + lo;
+            for (size_t k = 0; k < len; k++)
+                to[k] += (double)from[k];
+        } else {
+            const double *from = (const double *)s[q].v.p + lo;
+            for (size_t k = 0; k < len; k++)
+                to[k] += from[k];
+        }
+    }
+}
+
 /* Array sums: after the first barrier each core sums its share of the
  * elements over all cores (in core order) into its own tmp; after the
  * second, every core copies the result from the tmps of the owners. A tmp
@@ -171,23 +192,24 @@ static void sum_array(const char *call, int op, void *x, int n, int is_float)
     size_t lo = share * (size_t)(pid - lq.first), hi = lo + share;
     if (hi > (size_t)n)
         hi = (size_t)n;
-    for (size_t i = lo; i < hi; i++) {
-        double sum = 0;
-        for (int q = 0; q < lq.n; q++)
-            sum += is_float ? (double)((const float *)s[q].v.p)[i] : ((const double *)s[q].v.p)[i];
-        c->tmp[i - lo] = sum;
-    }
+    if (lo < hi)
+        sum_share(s, c->tmp, lo, hi - lo, is_float);
     if (sched_barrier(WHERE_LQCD) < 0) {
         lq_seterr(LQCD_ERR_STOPPED, "%s: the run is being stopped", call);
         sched_leave_if_stopped();
         return;
     }
-    for (size_t i = 0; i < (size_t)n; i++) {
-        double v = lq.cores[lq.first + i / share].tmp[i % share];
-        if (is_float)
-            ((float *)x)[i] = (float)v;
-        else
-            ((double *)x)[i] = v;
+    /* an owner's share at a time (an element at a time, with a division
+       to find its owner, was 90 % of a 16-core sum of 1000 doubles) */
+    for (size_t at = 0, q = (size_t)lq.first; at < (size_t)n; at += share, q++) {
+        size_t len = (size_t)n - at < share ? (size_t)n - at : share;
+        const double *t = lq.cores[q].tmp;
+        if (!is_float) {
+            memcpy((double *)x + at, t, len * sizeof *t);
+            continue;
+        }
+        for (size_t k = 0; k < len; k++)
+            ((float *)x)[at + k] = (float)t[k];
     }
 }
 

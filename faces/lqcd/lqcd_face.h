@@ -59,6 +59,7 @@
 #define _GNU_SOURCE
 #endif
 #include "../../capi/faces.h"
+#include "lqcd_declared.h"
 
 #include <lqcd_msg.h>
 
@@ -113,6 +114,7 @@ struct lqcd_chan {
     /* lists */
     struct lqcd_chan *dir_next;       /* send: the next orphan of its name */
     struct lqcd_chan *owned_next;
+    struct lqcd_chan *spare_next;     /* freed (lq_free_chan): the next spare of its core */
     /* across MPI ranks */
     int rank;                         /* send: the receiver's rank, staged: the sender's; -1 within this rank */
     int id;                           /* send: its index in lq.wired; staged: the sender's */
@@ -181,7 +183,8 @@ struct lqcd_core {
     pthread_mutex_t dir_lock; /* the directory */
     struct dir_entry *dir;    /* by buffer name: open addressing, dir_mask + 1 entries */
     size_t dir_mask, dir_used;
-    struct lqcd_chan *owned;
+    struct lqcd_chan *owned;  /* every channel it declared in this run, spares too */
+    struct lqcd_chan *spare;  /* freed channels, for its next declarations */
     struct bcast *bcasts;
     double *tmp;              /* array sums: this core's share of the result */
     size_t tmp_cap;
@@ -320,10 +323,12 @@ struct lqcd_chan *lq_find_recv(struct lqcd_core *c, int name);
 struct dir_entry *lq_dir_get(struct lqcd_core *c, int name);
 void lq_link_send(struct lqcd_chan *s, struct lqcd_chan *r);
 void lq_deliver(struct lqcd_chan *s, struct lqcd_chan *r);
-void lq_offer(struct lqcd_chan *s, struct lqcd_chan *r);
+int lq_offer(struct lqcd_chan *s, struct lqcd_chan *r);
+int lq_free_chan(struct lqcd_chan *ch);
 
 /* deadlock.c: why a wait has not ended, and whether none can */
 int lq_explain_text(struct lqcd_chan *ch, char *what, size_t size, int *codep);
+int lq_hopeless(struct lqcd_chan *ch, int *codep);
 struct look_verdict {
     int blocked;       /* no core runs; every LQCD waiter is stuck, none for good */
     int waiters;       /* cores asleep in an LQCD wait without limit */

@@ -110,7 +110,10 @@ static struct lqcd_chan *claim_armed(const struct wire_head *h)
     if (!r || r->nbytes != h->nbytes)
         return NULL;
     lq_spin_lock(&r->lock);
-    int armed = atomic_load(&r->state) == CH_ARMED;
+    /* still h's receive: r may have been freed and declared again since
+       the look (lq_free_chan), its memory being reused */
+    int armed = r->magic == RECV_MAGIC && r->name == h->name && r->nbytes == h->nbytes &&
+                atomic_load(&r->state) == CH_ARMED;
     if (armed)
         lq_set_state(r, CH_CLAIMED);
     lq_spin_unlock(&r->lock);
@@ -171,16 +174,21 @@ static void arrived(struct wire_head *h, int len, int from)
     st->head = h;
     atomic_store(&st->state, CH_PENDING);
     struct lqcd_core *rc = &lq.cores[h->dst];
-    pthread_mutex_lock(&rc->dir_lock);
-    r = lq_find_recv(rc, h->name);
-    int kept = !r && !lq_gone(h->dst) && lq_add_orphan(rc, st) == 0; /* declareReceive takes it */
-    pthread_mutex_unlock(&rc->dir_lock);
-    if (!r && !kept)
-        lq_answer(st, LQCD_ERR_NO_BUFFER);
-    else if (r && r->nbytes != st->nbytes)
-        lq_answer(st, LQCD_ERR_SIZE);
-    else if (r)
-        lq_offer(st, r);
+    for (;;) {
+        pthread_mutex_lock(&rc->dir_lock);
+        r = lq_find_recv(rc, h->name);
+        int kept = !r && !lq_gone(h->dst) && lq_add_orphan(rc, st) == 0; /* declareReceive takes it */
+        if (r && r->nbytes == st->nbytes)
+            atomic_store(&st->target, r);
+        pthread_mutex_unlock(&rc->dir_lock);
+        if (!r && !kept)
+            lq_answer(st, LQCD_ERR_NO_BUFFER);
+        else if (r && r->nbytes != st->nbytes)
+            lq_answer(st, LQCD_ERR_SIZE);
+        else if (r && !lq_offer(st, r))
+            continue; /* r was freed meanwhile */
+        return;
+    }
 }
 
 /* Takes in what other ranks sent this rank's cores: sends and answers.

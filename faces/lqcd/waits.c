@@ -8,6 +8,8 @@ static int explain(struct lqcd_chan *ch, const char *call, int ms, int timed_out
 {
     char what[ERR_MAX - 40];
     int code;
+    if (!timed_out && !lq_hopeless(ch, &code))
+        return 0;
     int hopeless = lq_explain_text(ch, what, sizeof what, &code);
     if (hopeless)
         lq_seterr(code, "%s: %s", call, what);
@@ -119,6 +121,8 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
     }
     if (marked)
         mark_running(self, c, ms);
+    if (r == 1)
+        sched_progress();
     return r;
 }
 
@@ -159,9 +163,17 @@ int waitForMultiple(void *opaque[], int count, int milliseconds)
         if (!(v[i] = lq_chan_of(opaque[i], "waitForMultiple")))
             r = -1;
     if (r == 1)
-        r = lq_wait_all(v, count, milliseconds, "waitForMultiple", 0);
+        r = lqcd_wait_declared((void **)v, count, milliseconds);
+    else
+        sched_leave_if_stopped();
     if (v != local)
         free(v);
+    return r;
+}
+
+int lqcd_wait_declared(void *chans[], int count, int milliseconds)
+{
+    int r = lq_wait_all((struct lqcd_chan **)chans, count, milliseconds, "waitForMultiple", 0);
     if (r < 0)
         sched_leave_if_stopped();
     return r;

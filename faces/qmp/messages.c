@@ -24,6 +24,8 @@
  */
 #include "msgmem.h"
 
+#include "../lqcd/lqcd_declared.h"
+
 #include <lqcd_msg.h>
 
 #include <stdio.h>
@@ -47,7 +49,7 @@ struct QMP_msghandle_struct {
         int64_t out;        /* this end's size, sent to the other end */
         int64_t in;         /* the other end's, when it has arrived */
         struct sizes *next; /* retired: the node's list */
-    } *sizes;               /* never freed: the other end may write or read them after QMP_free_msghandle */
+    } *sizes;               /* freed with the handle once both went across (release_channels), else retired */
     void *tell, *hear;      /* the channels of the two sizes */
     int pending;            /* started before the other end's size arrived: the data channel starts when it does */
     int started;            /* started and not yet seen complete */
@@ -262,17 +264,34 @@ QMP_msghandle_t QMP_declare_send_recv_pairs(QMP_msghandle_t msgh[], int num)
     return declare_group(msgh, num, "QMP_declare_send_recv_pairs");
 }
 
+/* Frees what of h's channels nothing can use any more, and the memory
+ * they move: the data channel and the staging buffer once no message is
+ * in flight through them, the two size channels and the sizes once both
+ * sizes went across (until then the other end may still declare its end
+ * and read or write them). What may be in use stays until the run ends:
+ * a program that declares and frees handles in a loop keeps its memory
+ * bounded. */
+static void release_channels(struct qmp_node *n, QMP_msghandle_t h)
+{
+    if (!h->chan || lqcd_free_declared(h->chan) == 0)
+        free(h->stage);
+    int told = lqcd_free_declared(h->tell) == 0;
+    int heard = lqcd_free_declared(h->hear) == 0;
+    if (told && heard) {
+        free(h->sizes);
+    } else if (h->sizes) {
+        h->sizes->next = n->retired_sizes;
+        n->retired_sizes = h->sizes;
+    }
+}
+
 static void handle_release(struct qmp_node *n, QMP_msghandle_t h)
 {
     for (int i = 0; i < h->nparts; i++)
         handle_release(n, h->parts[i]);
-    if (h->sizes) {
-        h->sizes->next = n->retired_sizes;
-        n->retired_sizes = h->sizes;
-    }
+    if (h->kind != H_MULTI)
+        release_channels(n, h);
     free(h->parts);
-    if (!h->started)
-        free(h->stage); /* else a message may still be copied into or out of it: left allocated */
     h->magic = 0;
     free(h);
 }
@@ -379,14 +398,9 @@ static QMP_status_t bind_channel(struct qmp_node *n, QMP_msghandle_t h, int wait
 /* Starts the data channel (bound). */
 static QMP_status_t start_data(struct qmp_node *n, QMP_msghandle_t h, const char *call)
 {
-    if (h->kind == H_SEND) {
-        if (h->stage)
-            msgmem_pack(h->mm, h->stage, h->mm->nbytes);
-        startSend(h->chan);
-    } else {
-        startReceive(h->chan);
-    }
-    if (getErrorNumber() != LQCD_OK)
+    if (h->kind == H_SEND && h->stage)
+        msgmem_pack(h->mm, h->stage, h->mm->nbytes);
+    if (lqcd_start_declared(h->chan) != 0)
         return handle_failed(n, h, qmp_lqcd_failed(n, call));
     return QMP_SUCCESS;
 }
@@ -453,7 +467,7 @@ static int finish_one(struct qmp_node *n, QMP_msghandle_t h, int ms, const char 
         if (go <= 0)
             return go;
     }
-    int done = ms == 0 ? testCompletion(h->chan) : waitFor(h->chan, ms);
+    int done = ms == 0 ? lqcd_test_declared(h->chan) : lqcd_wait_declared(&h->chan, 1, ms);
     if (done == 1) {
         completed(h);
         return 1;
@@ -478,7 +492,7 @@ static int wait_parts(QMP_msghandle_t h)
     for (int i = 0; i < h->nparts; i++)
         if (h->parts[i]->started && !h->parts[i]->pending)
             chans[k++] = h->parts[i]->chan;
-    int done = k == 0 || waitForMultiple(chans, k, -1) == 1;
+    int done = k == 0 || lqcd_wait_declared(chans, k, -1) == 1;
     if (chans != small)
         free(chans);
     if (!done) {

@@ -20,8 +20,8 @@
  *     block, so they are per node as well;
  *   - its constructors run at the load, on the node's core; atexit
  *     handlers it registers run at the process's exit (copies stay loaded);
- *   - its `stdin` reads nothing (/dev/null): only node 0 reads standard
- *     input, as under mpirun.
+ *   - its standard input is empty (node_stdin.c): only node 0 reads the
+ *     process's, as under mpirun.
  * A program that is not position-independent cannot be loaded twice: its
  * nodes then share node 0's globals, and the library says so once.
  */
@@ -177,17 +177,6 @@ static main_fn own_main(void)
     return fn;
 }
 
-/* Standard input of a node other than 0: nothing to read. */
-static void quiet_stdin(void *h)
-{
-    FILE **in = dlsym(h, "stdin");
-    if (in && in != &stdin) {
-        FILE *null = fopen("/dev/null", "r");
-        if (null)
-            *in = null;
-    }
-}
-
 int qmp_node_main(int argc, char **argv)
 {
     static _Atomic int warned;
@@ -217,7 +206,7 @@ int qmp_node_main(int argc, char **argv)
         return 1;
     }
     if (h) {
-        quiet_stdin(h);
+        qmp_node_quiet_stdin(h);
         ebsp_self->kernel_base = object_base((const void *)fn); /* the watchdog unwinds a node looping there */
     }
     return fn(argc, argv);

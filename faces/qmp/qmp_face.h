@@ -99,6 +99,8 @@ QMP_comm_t qmp_default(void);
 
 /* What bsplib.c runs on the other cores: the node's copy of main. */
 int qmp_node_main(int argc, char **argv);
+/* The standard input of copy h (dlopen's handle) reads nothing (node_stdin.c). */
+void qmp_node_quiet_stdin(void *h);
 
 /* ---- communicators (comm.c) ---- */
 

@@ -2,7 +2,8 @@
  * Initialisation and the machine: QMP_is_initialized before and after,
  * the -qmp-* arguments recognised and removed from argv (the others kept in
  * order), the allocated machine that -qmp-geom declares, the version, the
- * node numbers, and stdin, which node 0 reads.
+ * node numbers, and stdin, which node 0 reads (the others find theirs
+ * empty).
  *
  * Arguments (from the file "args"): alpha -qmp-geom G0 G1 G2 G3 beta
  * -qmp-alloc-map 0 1 2 3 -qmp-logic-map 0 1 2 3 gamma, G the allocated
@@ -43,6 +44,21 @@ static int allocated_machine(void)
     return bad;
 }
 
+/* The other nodes find their stdin empty, whichever way they read it,
+ * and before node 0 reads: they take nothing of its input. */
+static int others_read_nothing(void)
+{
+    int bad = 0;
+    if (!QMP_is_primary_node()) {
+        char word[64];
+        bad += check(scanf("%63s", word) == EOF, "scanf read from stdin on node %d", QMP_get_node_number());
+        bad += check(getchar() == EOF, "getchar read from stdin on node %d", QMP_get_node_number());
+        bad += check(!fgets(word, sizeof word, stdin), "fgets read from stdin on node %d", QMP_get_node_number());
+    }
+    bad += check(QMP_barrier() == QMP_SUCCESS, "QMP_barrier failed");
+    return bad;
+}
+
 /* Node 0 reads one line of stdin and broadcasts it. */
 static int read_stdin(void)
 {
@@ -79,6 +95,7 @@ int main(int argc, char **argv)
     say("argv %s %s %s", argc > 1 ? argv[1] : "-", argc > 2 ? argv[2] : "-", argc > 3 ? argv[3] : "-");
 
     bad += allocated_machine();
+    bad += others_read_nothing();
     bad += read_stdin();
     return finish(bad);
 }

@@ -1,0 +1,24 @@
+/*
+ * The LQCD calls for a face built on the LQCD API (faces/qmp) on channels
+ * it declared itself and keeps (declareReceive, declareSendTo): the
+ * caller's own live channels, so they are not looked up among the live
+ * handles (the public calls' check of a pointer a program hands over,
+ * which was a fifth of a 16-core halo exchange of QMP). Errors as the
+ * public calls' (getErrorNumber).
+ */
+#ifndef EBSP_FACES_LQCD_DECLARED_H
+#define EBSP_FACES_LQCD_DECLARED_H
+
+/* startSend or startReceive; 0, or -1 with the error set. */
+int lqcd_start_declared(void *ch);
+/* testCompletion. */
+int lqcd_test_declared(void *ch);
+/* waitForMultiple (waitFor: count 1). */
+int lqcd_wait_declared(void *chans[], int count, int milliseconds);
+/* The channel is freed (NULL: nothing), its memory kept for the core's
+ * next declarations: 0. -1 when it is in flight (started and not seen
+ * complete) or a send to another MPI rank: it stays as it is until the
+ * run ends. */
+int lqcd_free_declared(void *ch);
+
+#endif
