@@ -321,14 +321,16 @@ ALWAYS_INLINE void send_request(struct ebsp_core *self, int pid, const void *tag
 }
 
 /* An exported function whose fast path is one of the above and whose
- * slow path is its last call (bsp_put, bsplib_send, ...): it may end in
- * a jump to that call. The library is built without sibling calls (the
- * Makefile's -fno-optimize-sibling-calls), so that a core's crash inside
- * a call of the library finds the call's frame on the stack (faults.c,
- * api_call_on_stack); these calls copy the program's memory only with
- * copy_user (smallcopy.h), which refuses instead of crashing, so they
- * need no frame, and without one their fast paths save no registers
- * (3-4 of bsp_put's 90 instructions). */
+ * slow path is its last call (bsp_put, bsplib_send, ...), or that ends
+ * in a call of the exported function it forwards to (bsplib_sync): it
+ * may end in a jump to that call. The library is built without sibling
+ * calls (the Makefile's -fno-optimize-sibling-calls), so that a core's
+ * crash inside a call of the library finds the call's frame on the stack
+ * (faults.c, api_call_on_stack); these calls copy the program's memory
+ * only with copy_user (smallcopy.h), which refuses instead of crashing,
+ * or leave the naming to the function they jump to, so they need no
+ * frame, and without one their fast paths save no registers (3-4 of
+ * bsp_put's 90 instructions). */
 #define SIBLING_CALLS __attribute__((optimize("optimize-sibling-calls")))
 
 /* The steps of the sync, each on the calling core's own logs (the engine

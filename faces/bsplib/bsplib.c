@@ -494,7 +494,7 @@ double bsplib_time(void)
 
 /* ---- synchronisation and abort ---- */
 
-void bsplib_sync(void)
+SIBLING_CALLS void bsplib_sync(void)
 {
     if (bl_core("bsp_sync"))
         bsp_sync();
