@@ -66,12 +66,12 @@ static inline void *get_bytes(struct get_entry *e) { return (char *)e + direct_p
  * the faces (always: gcc otherwise keeps one out-of-line copy for a
  * face's two calls of one, which cost bsp_send of bsp.h a call and a
  * fifth of its instructions). */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* The entries' contents, written at the call. The program's bytes are
  * copied with copy_user: 0 when they cannot be read (the entry is then
  * not made, and the request goes the way that reports it). */
-ALWAYS_INLINE int put_entry_fill(struct put_entry *e, char *target, const void *src, int nbytes)
+static ALWAYS_INLINE int put_entry_fill(struct put_entry *e, char *target, const void *src, int nbytes)
 {
     e->target = target;
     e->nbytes = (size_t)nbytes;
@@ -105,7 +105,7 @@ static inline int direct_commit(struct ebsp_dlog *log, struct ebsp_bytes *b, siz
 /* direct_put when everything is known already (the engine allowed direct
  * puts in this superstep, the target is in the registration cache, the log
  * has room): inline in bsp_put, no call. 0 when direct_put must decide. */
-ALWAYS_INLINE int direct_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+static ALWAYS_INLINE int direct_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->puts.stamp != stamp)
@@ -125,7 +125,7 @@ static inline unsigned char *wire_bytes(struct engine_record *h) { return (unsig
  * (copy_user). The record is size bytes (wire_record_size). */
 static inline size_t wire_record_size(size_t nbytes) { return WIRE_HEADER + direct_padded(nbytes); }
 
-ALWAYS_INLINE int wire_fill(struct ebsp_dlog *d, struct engine_record *h, int slot, int offset, const void *src, int nbytes)
+static ALWAYS_INLINE int wire_fill(struct ebsp_dlog *d, struct engine_record *h, int slot, int offset, const void *src, int nbytes)
 {
     if (!copy_user(wire_bytes(h), src, (size_t)nbytes))
         return 0;
@@ -148,7 +148,7 @@ enum { WIRE_RUN_MAX = 1 << 30 };
  * when statistics count the puts (the receiver counts records). 0 when it
  * cannot; budget is the wire log whose budget the bytes spend. Any other
  * record appended to the log, or its reset, ends the run (run_end). */
-ALWAYS_INLINE int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int slot, int offset, const void *src, int nbytes)
+static ALWAYS_INLINE int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int slot, int offset, const void *src, int nbytes)
 {
     struct ebsp_bytes *b = &d->log;
     if (d->run_end != b->used || !d->run_end || d->run_slot != (uint32_t)slot || d->run_next != (uint32_t)offset)
@@ -171,7 +171,7 @@ ALWAYS_INLINE int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int
 /* wire_put's fast path, inline in bsp_put: the same variable as the last
  * put to another process, to a core it put to in this superstep; 0 when
  * wire_put must decide. */
-ALWAYS_INLINE int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
+static ALWAYS_INLINE int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||
@@ -186,15 +186,8 @@ ALWAYS_INLINE int wire_put_fast(struct ebsp_core *self, int pid, const void *src
     return h && wire_fill(d, h, self->wire_slot, offset, src, nbytes) && direct_commit(&self->wire, &d->log, size);
 }
 
-/* A put to a core of another process, or of more than COPY_INLINE_MAX
- * bytes (put_request): its fast path, else put_slow; out of line
- * (direct.c), so that the others need no saved registers (gcc then saves
- * them only where the copy is made: put_call_ns at P=2 13.5 -> 12.6 ns,
- * median of 4 launches alternating). */
-void put_fast_call(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
-
 /* direct_get's fast path, inline in bsp_get; 0 when direct_get must decide. */
-ALWAYS_INLINE int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+static ALWAYS_INLINE int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!dst || self->gets.stamp != stamp || !user_known_writable(self, dst, (size_t)nbytes, stamp))
@@ -217,7 +210,7 @@ static inline size_t send_entry_size(size_t tag_len, size_t nbytes)
 }
 
 /* 0 when the tag or the payload cannot be read (copy_user). */
-ALWAYS_INLINE int send_entry_fill(struct send_entry *e, int tag_len, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE int send_entry_fill(struct send_entry *e, int tag_len, const void *tag, const void *payload, int nbytes)
 {
     e->tag_len = tag_len;
     e->size = nbytes;
@@ -236,7 +229,7 @@ static inline struct ebsp_dlog *direct_send_log(struct ebsp_core *self, int pid,
 
 /* direct_send's fast path, inline in bsp_send; 0 when direct_send must
  * decide (or report). */
-ALWAYS_INLINE int direct_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE int direct_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tag_len = self->tagsize;
     if (!send_is_plain(tag_len, tag, payload, nbytes))
@@ -251,7 +244,7 @@ ALWAYS_INLINE int direct_send_fast(struct ebsp_core *self, int pid, const void *
  * room at h in d's log: kind, tag length, 0, length, then the tag and the
  * payload. It ends a run of puts (wire_extend). 0, and nothing changed,
  * when the tag or the payload cannot be read (copy_user). */
-ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag, const void *payload,
+static ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag, const void *payload,
                                     int nbytes)
 {
     if ((tag_len && !copy_user(wire_bytes(h), tag, (size_t)tag_len)) || !copy_user(wire_bytes(h) + tag_len, payload, (size_t)nbytes))
@@ -264,7 +257,7 @@ ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_record *h
 /* wire_send's fast path, inline in bsp_send: a message to a core of
  * another process that this core sent to in this superstep already; 0
  * when wire_send must decide. */
-ALWAYS_INLINE int wire_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE int wire_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tag_len = self->tagsize;
     if (self->wire.stamp != superstep_stamp(self) || (unsigned)pid >= (unsigned)ebsp_active_nprocs ||
@@ -278,7 +271,7 @@ ALWAYS_INLINE int wire_send_fast(struct ebsp_core *self, int pid, const void *ta
 }
 
 /* bsp_send's fast paths in one: 1 when the message is logged. */
-ALWAYS_INLINE int send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE int send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     return world_local(pid) ? direct_send_fast(self, pid, tag, payload, nbytes)
                             : wire_send_fast(self, pid, tag, payload, nbytes);
@@ -294,11 +287,18 @@ ALWAYS_INLINE int send_fast(struct ebsp_core *self, int pid, const void *tag, co
 void put_slow(int pid, const void *src, void *dst, int offset, int nbytes);
 void get_slow(int pid, const void *src, int offset, void *dst, int nbytes);
 void send_slow(int pid, const void *tag, const void *payload, int nbytes);
+
+/* A put to a core of another process, or of more than COPY_INLINE_MAX
+ * bytes (put_request): its fast path, else put_slow; out of line
+ * (direct.c), so that the others need no saved registers (gcc then saves
+ * them only where the copy is made: put_call_ns at P=2 13.5 -> 12.6 ns,
+ * median of 4 launches alternating). */
+void put_fast_call(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 /* A message of a tag or a payload of more than COPY_INLINE_MAX bytes: its
  * fast path, else send_slow, out of line (see put_fast_call). */
 void send_fast_call(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
 
-ALWAYS_INLINE void put_request(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+static ALWAYS_INLINE void put_request(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
     if (self && (!world_local(pid) || (unsigned)nbytes > COPY_INLINE_MAX))
         put_fast_call(self, pid, src, dst, offset, nbytes);
@@ -306,13 +306,13 @@ ALWAYS_INLINE void put_request(struct ebsp_core *self, int pid, const void *src,
         put_slow(pid, src, dst, offset, nbytes);
 }
 
-ALWAYS_INLINE void get_request(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+static ALWAYS_INLINE void get_request(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     if (!self || !direct_get_fast(self, pid, src, offset, dst, nbytes))
         get_slow(pid, src, offset, dst, nbytes);
 }
 
-ALWAYS_INLINE void send_request(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE void send_request(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     if (self && ((unsigned)nbytes > COPY_INLINE_MAX || (unsigned)self->tagsize > COPY_INLINE_MAX))
         send_fast_call(self, pid, tag, payload, nbytes);

@@ -9,11 +9,11 @@
  * and returns 1, or returns 0 with nothing done when that memory cannot be
  * read or written, and the call then takes the way that reports it (the
  * engine's). Its moves of the program's bytes are listed in a table
- * (section ebsp_copy_fixups: each faulting instruction and where it goes
- * on instead), so that the fault handler (faults.c) resumes a fault there
- * at the copy's failure exit instead of ending the process, as an
- * operating system kernel's copies from user space do: the copy costs no
- * look before it (a test of the result).
+ * (usermoves.h: each faulting instruction and where it goes on instead),
+ * so that the fault handler (faults.c) resumes a fault there at the
+ * copy's failure exit instead of ending the process, as an operating
+ * system kernel's copies from user space do: the copy costs no look
+ * before it.
  */
 #ifndef EBSP_SMALLCOPY_H
 #define EBSP_SMALLCOPY_H
@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "usermoves.h"
 
 /* The C library's memcpy, out of line. */
 static void *(*const volatile smallcopy_large)(void *, const void *, size_t) = memcpy;
@@ -43,13 +45,6 @@ static inline void copy_small(void *dst, const void *src, size_t n)
     }
 }
 
-/* An entry of the table: the instruction that may fault and where it goes
- * on, each as its offset from the entry's field (the table needs no
- * relocation). */
-struct copy_fixup {
-    int32_t insn, resume;
-};
-
 /* copy_user of more bytes than the inline moves take: every page of both
  * ranges touched by a listed move first, then memcpy (faults.c). */
 int copy_user_large(void *dst, const void *src, size_t n);
@@ -66,80 +61,9 @@ enum { COPY_INLINE_MAX = 8 };
 enum { COPY_INLINE_MAX = 16 };
 #endif
 
-/* Inline wherever used: the hot paths' copies are a few moves. */
-#define COPY_INLINE static inline __attribute__((always_inline))
-
 #if defined(__x86_64__) || defined(__i386__)
 
-/* The asm of one copy: its moves of the program's bytes, labelled 1: to
- * 4:, each listed with the C label `fail` as where it goes on (asm goto:
- * no flag to set or test; the asm changes no register that gcc expects to
- * keep, so resuming there mid-way is as if it had jumped). */
-#define COPY_FIXUP(label) ".pushsection ebsp_copy_fixups,\"a\"\n\t.balign 4\n\t.long " label "b - ., %l[fail] - .\n\t.popsection\n\t"
-/* The memory the asm reads and writes, of a size gcc need not know. */
-#define COPY_MEMORY_OUT(dst) "+m"(*(char(*)[])(dst))
-#define COPY_MEMORY_IN(src) "m"(*(const char(*)[])(src))
-
-/* n bytes, w <= n <= 2w for a word size w (4, or 8 on x86-64): the first
- * and the last word. */
-#define COPY_WORDS(suffix, reg, width)                                                                   \
-    COPY_INLINE int copy_user_##suffix(void *dst, const void *src, size_t n)                             \
-    {                                                                                                    \
-        unsigned long a, b;                                                                              \
-        __asm__ goto("1:\tmov" #suffix " (%[s]), %" reg "[a]\n\t"                                         \
-                     "2:\tmov" #suffix " -" #width "(%[s],%[n]), %" reg "[b]\n\t"                          \
-                     "3:\tmov" #suffix " %" reg "[a], (%[d])\n\t"                                          \
-                     "4:\tmov" #suffix " %" reg "[b], -" #width "(%[d],%[n])\n\t" COPY_FIXUP("1")           \
-                         COPY_FIXUP("2") COPY_FIXUP("3") COPY_FIXUP("4")                                 \
-                     : [a] "=&r"(a), [b] "=&r"(b), COPY_MEMORY_OUT(dst)                                  \
-                     : [s] "r"(src), [d] "r"(dst), [n] "r"(n), COPY_MEMORY_IN(src)                       \
-                     :                                                                                   \
-                     : fail);                                                                            \
-        return 1;                                                                                        \
-    fail:                                                                                                \
-        return 0;                                                                                        \
-    }
-COPY_WORDS(l, "k", 4)
-#if defined(__x86_64__)
-COPY_WORDS(q, "q", 8)
-#endif
-
-/* One byte. */
-COPY_INLINE int copy_user_byte(unsigned char *dst, const unsigned char *src)
-{
-    unsigned char a;
-    __asm__ goto("1:\tmovb (%[s]), %[a]\n\t"
-                 "2:\tmovb %[a], (%[d])\n\t" COPY_FIXUP("1") COPY_FIXUP("2")
-                 : [a] "=&q"(a), "+m"(*dst)
-                 : [s] "r"(src), [d] "r"(dst), "m"(*src)
-                 :
-                 : fail);
-    return 1;
-fail:
-    return 0;
-}
-
-#if defined(__x86_64__)
-/* 16 < n <= 32 bytes: the first and the last 16 (SSE2, which every
- * x86-64 has). */
-COPY_INLINE int copy_user_16(void *dst, const void *src, size_t n)
-{
-    __attribute__((vector_size(16))) char a, b;
-    __asm__ goto("1:\tmovdqu (%[s]), %[a]\n\t"
-                 "2:\tmovdqu -16(%[s],%[n]), %[b]\n\t"
-                 "3:\tmovdqu %[a], (%[d])\n\t"
-                 "4:\tmovdqu %[b], -16(%[d],%[n])\n\t" COPY_FIXUP("1") COPY_FIXUP("2") COPY_FIXUP("3") COPY_FIXUP("4")
-                 : [a] "=&x"(a), [b] "=&x"(b), COPY_MEMORY_OUT(dst)
-                 : [s] "r"(src), [d] "r"(dst), [n] "r"(n), COPY_MEMORY_IN(src)
-                 :
-                 : fail);
-    return 1;
-fail:
-    return 0;
-}
-#endif
-
-COPY_INLINE int copy_user(void *dst, const void *src, size_t n)
+static COPY_INLINE int copy_user(void *dst, const void *src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
@@ -164,7 +88,7 @@ COPY_INLINE int copy_user(void *dst, const void *src, size_t n)
 
 #else /* no table on this architecture: the copy is plain, and a fault ends the process (named, faults.c) */
 
-COPY_INLINE int copy_user(void *dst, const void *src, size_t n)
+static COPY_INLINE int copy_user(void *dst, const void *src, size_t n)
 {
     copy_small(dst, src, n);
     return 1;
