@@ -62,10 +62,10 @@ static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof
 static inline void *put_bytes(struct put_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 static inline void *get_bytes(struct get_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 
-/* The entries' fills, the fast paths and the dispatchers below are inline in every call of
- * the faces (always: gcc otherwise keeps one out-of-line copy for a
- * face's two calls of one, which cost bsp_send of bsp.h a call and a
- * fifth of its instructions). */
+/* The entries' fills, the fast paths and the dispatchers below are
+ * inline in every call of the faces (always: gcc otherwise keeps one
+ * out-of-line copy for a face's two calls of one, which cost bsp_send of
+ * bsp.h a call and a fifth of its instructions). */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* The entries' contents, written at the call. The program's bytes are
@@ -244,8 +244,8 @@ static ALWAYS_INLINE int direct_send_fast(struct ebsp_core *self, int pid, const
  * room at h in d's log: kind, tag length, 0, length, then the tag and the
  * payload. It ends a run of puts (wire_extend). 0, and nothing changed,
  * when the tag or the payload cannot be read (copy_user). */
-static ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag, const void *payload,
-                                    int nbytes)
+static ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag,
+                                           const void *payload, int nbytes)
 {
     if ((tag_len && !copy_user(wire_bytes(h), tag, (size_t)tag_len)) || !copy_user(wire_bytes(h) + tag_len, payload, (size_t)nbytes))
         return 0;

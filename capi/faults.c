@@ -252,7 +252,7 @@ static const char *call_as_written(const char *call, char *buf, size_t size)
     return buf;
 }
 
-/* copy_user's table (smallcopy.h), laid out by the linker. */
+/* copy_user's table (usermoves.h), laid out by the linker. */
 extern const struct copy_fixup __start_ebsp_copy_fixups[] __attribute__((weak, visibility("hidden")));
 extern const struct copy_fixup __stop_ebsp_copy_fixups[] __attribute__((weak, visibility("hidden")));
 
