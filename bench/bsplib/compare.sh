@@ -4,7 +4,9 @@
 # calls.c (one 8-byte bsp_put, bsp_hpput and bsp_send through bsp.h and
 # e_bsp.h, at P=2) and bsp_micro.c's empty bsp_sync at P=16. The builds
 # take turns in each round, the order turning by one each round; prints
-# per build the median of the rounds and its ratio to the first build.
+# per build the median of the rounds and its ratio to the first build,
+# and the best round (the least disturbed by the machine's other work:
+# on a loaded machine the more telling of the two).
 #
 #   bench/bsplib/compare.sh TREE...   (each a tree after `make lib`)
 #   bench/bsplib/compare.sh           this tree alone
@@ -52,16 +54,18 @@ echo "load after: $(uptime | sed 's/.*load average: //')"
 sort -k2,2 -k1,1n -k3,3g "$results" | awk -v rounds="$rounds" '
     { k = $2 " " $1; v[k, ++c[k]] = $3; if (!($2 in seen)) { seen[$2] = 1; metric[++m] = $2 } if ($1 > nb) nb = $1 }
     END {
-        printf "%-24s", "median of " rounds
-        for (b = 1; b <= nb; b++) printf " %10s %6s", "build " b, "/1"
-        printf "\n"
-        for (i = 1; i <= m; i++) {
-            printf "%-24s", metric[i]
-            for (b = 1; b <= nb; b++) {
-                k = metric[i] " " b; n = c[k]
-                med[b] = n ? v[k, int((n + 1) / 2)] : ""
-                printf " %10s %6s", med[b] == "" ? "-" : med[b], (b > 1 && med[1] + 0 > 0 && med[b] != "") ? sprintf("%.2f", med[b] / med[1]) : ""
-            }
+        for (q = 0; q < 2; q++) {
+            printf "%-24s", (q ? "best of " : "median of ") rounds
+            for (b = 1; b <= nb; b++) printf " %10s %6s", "build " b, "/1"
             printf "\n"
+            for (i = 1; i <= m; i++) {
+                printf "%-24s", metric[i]
+                for (b = 1; b <= nb; b++) {
+                    k = metric[i] " " b; n = c[k]
+                    x[b] = n ? v[k, q ? 1 : int((n + 1) / 2)] : ""
+                    printf " %10s %6s", x[b] == "" ? "-" : x[b], (b > 1 && x[1] + 0 > 0 && x[b] != "") ? sprintf("%.2f", x[b] / x[1]) : ""
+                }
+                printf "\n"
+            }
         }
     }'
