@@ -89,6 +89,16 @@ static void *entry(struct ebsp_core *self, struct ebsp_dlog *log, struct ebsp_by
     return e;
 }
 
+/* Takes back the entry entry() just made, which could not be filled: the
+ * program's bytes cannot be read (copy_user), and the request goes the
+ * way that reports it. */
+static int entry_undo(struct ebsp_dlog *log, struct ebsp_bytes *b, size_t size)
+{
+    b->used -= size;
+    log->budget += (int64_t)size;
+    return DIRECT_ELSEWHERE;
+}
+
 int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
     if (!src || !allowed(self, &self->puts, DIRECT_PUT))
@@ -97,11 +107,12 @@ int direct_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     if (!remote)
         return DIRECT_ELSEWHERE;
     int status;
-    struct put_entry *e = entry(self, &self->puts, &self->puts.log, DIRECT_PUT, put_entry_size((size_t)nbytes), &status);
-    if (e) {
-        put_entry_fill(e, remote + offset, src, nbytes);
+    size_t size = put_entry_size((size_t)nbytes);
+    struct put_entry *e = entry(self, &self->puts, &self->puts.log, DIRECT_PUT, size, &status);
+    if (e && !put_entry_fill(e, remote + offset, src, nbytes))
+        return entry_undo(&self->puts, &self->puts.log, size);
+    if (e)
         count_put(self, &self->puts, pid, nbytes);
-    }
     return status;
 }
 
@@ -126,11 +137,12 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
         d->log.used = 0;
     }
     int status;
-    struct send_entry *e = entry(self, s, &d->log, DIRECT_SEND, send_entry_size((size_t)tag_len, (size_t)nbytes), &status);
-    if (e) {
-        send_entry_fill(e, tag_len, tag, payload, nbytes);
+    size_t size = send_entry_size((size_t)tag_len, (size_t)nbytes);
+    struct send_entry *e = entry(self, s, &d->log, DIRECT_SEND, size, &status);
+    if (e && !send_entry_fill(e, tag_len, tag, payload, nbytes))
+        return entry_undo(s, &d->log, size);
+    if (e)
         count_send(self, s, pid, nbytes);
-    }
     return status;
 }
 
@@ -296,7 +308,7 @@ static int wire_settle_refs(struct ebsp_core *self, struct ebsp_dlog *d, int pid
         if (r->dst != pid)
             continue;
         int status;
-        struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(r->header.length), &status);
+        struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, wire_record_size(r->header.length), &status);
         if (!h)
             return status;
         *h = r->header;
@@ -318,12 +330,12 @@ int wire_send(struct ebsp_core *self, int pid, const void *tag, const void *payl
     if (status != DIRECT_LOGGED)
         return status;
     status = DIRECT_ELSEWHERE;
-    size_t len = (size_t)tag_len + (size_t)nbytes;
-    struct engine_record *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded(len), &status) : NULL;
-    if (h) {
-        wire_fill_message(d, h, tag_len, tag, payload, nbytes);
+    size_t size = wire_record_size((size_t)tag_len + (size_t)nbytes);
+    struct engine_record *h = d ? entry(self, &self->wire, &d->log, DIRECT_WIRE, size, &status) : NULL;
+    if (h && !wire_fill_message(d, h, tag_len, tag, payload, nbytes))
+        return entry_undo(&self->wire, &d->log, size);
+    if (h)
         count_send(self, &self->wire, pid, nbytes);
-    }
     return status;
 }
 
@@ -352,18 +364,27 @@ int wire_put(struct ebsp_core *self, int pid, const void *src, const void *dst, 
         return status;
     if (self->wire.counted != stamp && wire_extend(&self->wire, d, slot, offset, src, nbytes))
         return DIRECT_LOGGED;
-    struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, WIRE_HEADER + direct_padded((size_t)nbytes), &status);
-    if (h) {
-        wire_fill(d, h, slot, offset, src, nbytes);
+    size_t size = wire_record_size((size_t)nbytes);
+    struct engine_record *h = entry(self, &self->wire, &d->log, DIRECT_WIRE, size, &status);
+    if (h && !wire_fill(d, h, slot, offset, src, nbytes))
+        return entry_undo(&self->wire, &d->log, size);
+    if (h)
         count_put(self, &self->wire, pid, nbytes);
-    }
     return status;
 }
 
-__attribute__((noinline)) int wire_put_fast_call(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset,
-                                                 int nbytes)
+void put_fast_call(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    return wire_put_fast(self, pid, src, dst, offset, nbytes);
+    int logged = world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
+                                  : wire_put_fast(self, pid, src, dst, offset, nbytes);
+    if (!logged)
+        put_slow(pid, src, dst, offset, nbytes);
+}
+
+void send_fast_call(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+{
+    if (!send_fast(self, pid, tag, payload, nbytes))
+        send_slow(pid, tag, payload, nbytes);
 }
 
 int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
@@ -372,7 +393,9 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
         return wire_put(self, pid, src, dst, offset, nbytes);
     int slot;
     struct ebsp_dlog *d = wire_target(self, pid, src, dst, offset, nbytes, &slot);
-    if (!d)
+    /* the source is read in the sync: looked at now (the engine reports
+       one that cannot be read), at little cost beside 32 KiB and more */
+    if (!d || user_memory_good(src, (size_t)nbytes, 0) < (size_t)nbytes)
         return DIRECT_ELSEWHERE;
     int32_t stamp = superstep_stamp(self);
     if (self->refs_stamp != stamp) {

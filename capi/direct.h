@@ -62,12 +62,20 @@ static inline size_t get_entry_size(size_t nbytes) { return direct_padded(sizeof
 static inline void *put_bytes(struct put_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 static inline void *get_bytes(struct get_entry *e) { return (char *)e + direct_padded(sizeof *e); }
 
-/* The entries' contents, written at the call. */
-static inline void put_entry_fill(struct put_entry *e, char *target, const void *src, int nbytes)
+/* The entries' fills, the fast paths and the dispatchers below are
+ * inline in every call of the faces (always: gcc otherwise keeps one
+ * out-of-line copy for a face's two calls of one, which cost bsp_send of
+ * bsp.h a call and a fifth of its instructions). */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* The entries' contents, written at the call. The program's bytes are
+ * copied with copy_user: 0 when they cannot be read (the entry is then
+ * not made, and the request goes the way that reports it). */
+static ALWAYS_INLINE int put_entry_fill(struct put_entry *e, char *target, const void *src, int nbytes)
 {
     e->target = target;
     e->nbytes = (size_t)nbytes;
-    copy_small(put_bytes(e), src, (size_t)nbytes);
+    return copy_user(put_bytes(e), src, (size_t)nbytes);
 }
 
 static inline void get_entry_fill(struct get_entry *e, const char *source, void *dst, int nbytes)
@@ -77,47 +85,56 @@ static inline void get_entry_fill(struct get_entry *e, const char *source, void 
     e->nbytes = (size_t)nbytes;
 }
 
-/* A new entry of size bytes in b, whose budget is log's, allowed in this
- * superstep, when it has room, else NULL. */
-static inline void *direct_fast_entry(struct ebsp_dlog *log, struct ebsp_bytes *b, size_t size)
+/* Room for a new entry of size bytes in b, whose budget is log's, when it
+ * has that room, else NULL; the entry is made when it is filled
+ * (direct_commit). */
+static inline void *direct_fast_room(struct ebsp_dlog *log, struct ebsp_bytes *b, size_t size)
 {
     if (b->used + size > b->cap || (int64_t)size > log->budget)
         return NULL;
-    void *e = b->buf + b->used;
+    return b->buf + b->used;
+}
+
+static inline int direct_commit(struct ebsp_dlog *log, struct ebsp_bytes *b, size_t size)
+{
     b->used += size;
     log->budget -= (int64_t)size;
-    return e;
+    return 1;
 }
 
 /* direct_put when everything is known already (the engine allowed direct
  * puts in this superstep, the target is in the registration cache, the log
  * has room): inline in bsp_put, no call. 0 when direct_put must decide. */
-static inline int direct_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+static ALWAYS_INLINE int direct_put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->puts.stamp != stamp)
         return 0;
     char *remote = hp_cached(self, pid, dst, offset, nbytes, stamp, 1);
-    struct put_entry *e = remote ? direct_fast_entry(&self->puts, &self->puts.log, put_entry_size((size_t)nbytes)) : NULL;
-    if (!e)
-        return 0;
-    put_entry_fill(e, remote + offset, src, nbytes);
-    return 1;
+    size_t size = put_entry_size((size_t)nbytes);
+    struct put_entry *e = remote ? direct_fast_room(&self->puts, &self->puts.log, size) : NULL;
+    return e && put_entry_fill(e, remote + offset, src, nbytes) && direct_commit(&self->puts, &self->puts.log, size);
 }
 
 /* The bytes after a record's header. */
 static inline unsigned char *wire_bytes(struct engine_record *h) { return (unsigned char *)(h + 1); }
 
-/* The record of a put to another process (wire_put) in room at h, the
- * last record of d's log, where a run of puts may go on (wire_extend). */
-static inline void wire_fill(struct ebsp_dlog *d, struct engine_record *h, int slot, int offset, const void *src, int nbytes)
+/* The record of a put to another process (wire_put) in room at h of d's
+ * log, which becomes its last record, where a run of puts may go on
+ * (wire_extend); 0, and nothing changed, when the source cannot be read
+ * (copy_user). The record is size bytes (wire_record_size). */
+static inline size_t wire_record_size(size_t nbytes) { return WIRE_HEADER + direct_padded(nbytes); }
+
+static ALWAYS_INLINE int wire_fill(struct ebsp_dlog *d, struct engine_record *h, int slot, int offset, const void *src, int nbytes)
 {
+    if (!copy_user(wire_bytes(h), src, (size_t)nbytes))
+        return 0;
     *h = (struct engine_record){WIRE_KIND_PUT, (uint32_t)slot, (uint32_t)offset, (uint32_t)nbytes};
-    copy_small(wire_bytes(h), src, (size_t)nbytes);
     d->run_at = (size_t)((unsigned char *)h - d->log.buf);
-    d->run_end = d->log.used;
+    d->run_end = d->run_at + wire_record_size((size_t)nbytes);
     d->run_slot = (uint32_t)slot;
     d->run_next = (uint32_t)offset + (uint32_t)nbytes;
+    return 1;
 }
 
 /* The longest run of puts one record carries (wire_extend). */
@@ -131,7 +148,7 @@ enum { WIRE_RUN_MAX = 1 << 30 };
  * when statistics count the puts (the receiver counts records). 0 when it
  * cannot; budget is the wire log whose budget the bytes spend. Any other
  * record appended to the log, or its reset, ends the run (run_end). */
-static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int slot, int offset, const void *src, int nbytes)
+static ALWAYS_INLINE int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int slot, int offset, const void *src, int nbytes)
 {
     struct ebsp_bytes *b = &d->log;
     if (d->run_end != b->used || !d->run_end || d->run_slot != (uint32_t)slot || d->run_next != (uint32_t)offset)
@@ -141,7 +158,8 @@ static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int
     size_t grow = direct_padded(len + (size_t)nbytes) - direct_padded(len);
     if (b->used + grow > b->cap || (int64_t)grow > budget->budget || len + (size_t)nbytes > WIRE_RUN_MAX)
         return 0;
-    copy_small(wire_bytes(h) + len, src, (size_t)nbytes);
+    if (!copy_user(wire_bytes(h) + len, src, (size_t)nbytes))
+        return 0;
     h->length = (uint32_t)(len + (size_t)nbytes);
     b->used += grow;
     budget->budget -= (int64_t)grow;
@@ -153,7 +171,7 @@ static inline int wire_extend(struct ebsp_dlog *budget, struct ebsp_dlog *d, int
 /* wire_put's fast path, inline in bsp_put: the same variable as the last
  * put to another process, to a core it put to in this superstep; 0 when
  * wire_put must decide. */
-static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
+static ALWAYS_INLINE int wire_put_fast(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||
@@ -163,38 +181,24 @@ static inline __attribute__((always_inline)) int wire_put_fast(struct ebsp_core 
     struct ebsp_dlog *d = &self->wire_to[pid];
     if (wire_extend(&self->wire, d, self->wire_slot, offset, src, nbytes))
         return 1;
-    struct engine_record *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)nbytes));
-    if (!h)
-        return 0;
-    wire_fill(d, h, self->wire_slot, offset, src, nbytes);
-    return 1;
-}
-
-/* wire_put_fast out of line (direct.c), so that a put within the process
- * needs no saved registers (gcc then saves them only where the copy is
- * made: put_call_ns at P=2 13.5 -> 12.6 ns, median of 4 launches
- * alternating). */
-int wire_put_fast_call(struct ebsp_core *self, int pid, const void *src, const void *dst, int offset, int nbytes);
-
-/* bsp_put's fast paths in one: 1 when the put is logged. */
-static inline int put_fast(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
-{
-    return world_local(pid) ? direct_put_fast(self, pid, src, dst, offset, nbytes)
-                            : wire_put_fast_call(self, pid, src, dst, offset, nbytes);
+    size_t size = wire_record_size((size_t)nbytes);
+    struct engine_record *h = direct_fast_room(&self->wire, &d->log, size);
+    return h && wire_fill(d, h, self->wire_slot, offset, src, nbytes) && direct_commit(&self->wire, &d->log, size);
 }
 
 /* direct_get's fast path, inline in bsp_get; 0 when direct_get must decide. */
-static inline int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+static ALWAYS_INLINE int direct_get_fast(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     int32_t stamp = superstep_stamp(self);
     if (!dst || self->gets.stamp != stamp || !user_known_writable(self, dst, (size_t)nbytes, stamp))
         return 0; /* the sync writes dst: direct_get looks at it first */
     char *remote = hp_cached(self, pid, src, offset, nbytes, stamp, 0);
-    struct get_entry *e = remote ? direct_fast_entry(&self->gets, &self->gets.log, get_entry_size((size_t)nbytes)) : NULL;
+    size_t size = get_entry_size((size_t)nbytes);
+    struct get_entry *e = remote ? direct_fast_room(&self->gets, &self->gets.log, size) : NULL;
     if (!e)
         return 0;
     get_entry_fill(e, remote + offset, dst, nbytes);
-    return 1;
+    return direct_commit(&self->gets, &self->gets.log, size);
 }
 
 /* A direct message (struct send_entry), read by the engine where it lies:
@@ -205,12 +209,12 @@ static inline size_t send_entry_size(size_t tag_len, size_t nbytes)
     return sizeof(struct send_entry) + direct_padded(tag_len + nbytes);
 }
 
-static inline void send_entry_fill(struct send_entry *e, int tag_len, const void *tag, const void *payload, int nbytes)
+/* 0 when the tag or the payload cannot be read (copy_user). */
+static ALWAYS_INLINE int send_entry_fill(struct send_entry *e, int tag_len, const void *tag, const void *payload, int nbytes)
 {
     e->tag_len = tag_len;
     e->size = nbytes;
-    copy_small(e + 1, tag, (size_t)tag_len);
-    copy_small((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
+    return (tag_len == 0 || copy_user(e + 1, tag, (size_t)tag_len)) && copy_user((char *)(e + 1) + tag_len, payload, (size_t)nbytes);
 }
 
 /* The log for messages to pid in this superstep when it has been started,
@@ -225,35 +229,35 @@ static inline struct ebsp_dlog *direct_send_log(struct ebsp_core *self, int pid,
 
 /* direct_send's fast path, inline in bsp_send; 0 when direct_send must
  * decide (or report). */
-static inline int direct_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE int direct_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tag_len = self->tagsize;
     if (!send_is_plain(tag_len, tag, payload, nbytes))
         return 0;
     struct ebsp_dlog *d = direct_send_log(self, pid, superstep_stamp(self));
-    struct send_entry *e = d ? direct_fast_entry(&self->sends, &d->log, send_entry_size((size_t)tag_len, (size_t)nbytes)) : NULL;
-    if (!e)
-        return 0;
-    send_entry_fill(e, tag_len, tag, payload, nbytes);
-    return 1;
+    size_t size = send_entry_size((size_t)tag_len, (size_t)nbytes);
+    struct send_entry *e = d ? direct_fast_room(&self->sends, &d->log, size) : NULL;
+    return e && send_entry_fill(e, tag_len, tag, payload, nbytes) && direct_commit(&self->sends, &d->log, size);
 }
 
 /* The record of a message to a core of another process (wire_send) in
  * room at h in d's log: kind, tag length, 0, length, then the tag and the
- * payload. It ends a run of puts (wire_extend). */
-static inline void wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag, const void *payload,
-                                     int nbytes)
+ * payload. It ends a run of puts (wire_extend). 0, and nothing changed,
+ * when the tag or the payload cannot be read (copy_user). */
+static ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_record *h, int tag_len, const void *tag,
+                                           const void *payload, int nbytes)
 {
+    if ((tag_len && !copy_user(wire_bytes(h), tag, (size_t)tag_len)) || !copy_user(wire_bytes(h) + tag_len, payload, (size_t)nbytes))
+        return 0;
     *h = (struct engine_record){WIRE_KIND_MESSAGE, (uint32_t)tag_len, 0, (uint32_t)tag_len + (uint32_t)nbytes};
-    copy_small(wire_bytes(h), tag, (size_t)tag_len);
-    copy_small(wire_bytes(h) + tag_len, payload, (size_t)nbytes);
     d->run_end = 0;
+    return 1;
 }
 
 /* wire_send's fast path, inline in bsp_send: a message to a core of
  * another process that this core sent to in this superstep already; 0
  * when wire_send must decide. */
-static inline int wire_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE int wire_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tag_len = self->tagsize;
     if (self->wire.stamp != superstep_stamp(self) || (unsigned)pid >= (unsigned)ebsp_active_nprocs ||
@@ -261,15 +265,13 @@ static inline int wire_send_fast(struct ebsp_core *self, int pid, const void *ta
         self->wire_to[pid].refs_pending)
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
-    struct engine_record *h = direct_fast_entry(&self->wire, &d->log, WIRE_HEADER + direct_padded((size_t)tag_len + (size_t)nbytes));
-    if (!h)
-        return 0;
-    wire_fill_message(d, h, tag_len, tag, payload, nbytes);
-    return 1;
+    size_t size = wire_record_size((size_t)tag_len + (size_t)nbytes);
+    struct engine_record *h = direct_fast_room(&self->wire, &d->log, size);
+    return h && wire_fill_message(d, h, tag_len, tag, payload, nbytes) && direct_commit(&self->wire, &d->log, size);
 }
 
-/* bsp_send's fast paths in one (as put_fast): 1 when the message is logged. */
-static inline int send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+/* bsp_send's fast paths in one: 1 when the message is logged. */
+static ALWAYS_INLINE int send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     return world_local(pid) ? direct_send_fast(self, pid, tag, payload, nbytes)
                             : wire_send_fast(self, pid, tag, payload, nbytes);
@@ -286,23 +288,50 @@ void put_slow(int pid, const void *src, void *dst, int offset, int nbytes);
 void get_slow(int pid, const void *src, int offset, void *dst, int nbytes);
 void send_slow(int pid, const void *tag, const void *payload, int nbytes);
 
-static inline void put_request(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
+/* A put to a core of another process, or of more than COPY_INLINE_MAX
+ * bytes (put_request): its fast path, else put_slow; out of line
+ * (direct.c), so that the others need no saved registers (gcc then saves
+ * them only where the copy is made: put_call_ns at P=2 13.5 -> 12.6 ns,
+ * median of 4 launches alternating). */
+void put_fast_call(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
+/* A message of a tag or a payload of more than COPY_INLINE_MAX bytes: its
+ * fast path, else send_slow, out of line (see put_fast_call). */
+void send_fast_call(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);
+
+static ALWAYS_INLINE void put_request(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    if (!self || !put_fast(self, pid, src, dst, offset, nbytes))
+    if (self && (!world_local(pid) || (unsigned)nbytes > COPY_INLINE_MAX))
+        put_fast_call(self, pid, src, dst, offset, nbytes);
+    else if (!self || !direct_put_fast(self, pid, src, dst, offset, nbytes))
         put_slow(pid, src, dst, offset, nbytes);
 }
 
-static inline void get_request(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
+static ALWAYS_INLINE void get_request(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     if (!self || !direct_get_fast(self, pid, src, offset, dst, nbytes))
         get_slow(pid, src, offset, dst, nbytes);
 }
 
-static inline void send_request(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
+static ALWAYS_INLINE void send_request(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
-    if (!self || !send_fast(self, pid, tag, payload, nbytes))
+    if (self && ((unsigned)nbytes > COPY_INLINE_MAX || (unsigned)self->tagsize > COPY_INLINE_MAX))
+        send_fast_call(self, pid, tag, payload, nbytes);
+    else if (!self || !send_fast(self, pid, tag, payload, nbytes))
         send_slow(pid, tag, payload, nbytes);
 }
+
+/* An exported function whose fast path is one of the above and whose
+ * slow path is its last call (bsp_put, bsplib_send, ...), or that ends
+ * in a call of the exported function it forwards to (bsplib_sync): it
+ * may end in a jump to that call. The library is built without sibling
+ * calls (the Makefile's -fno-optimize-sibling-calls), so that a core's
+ * crash inside a call of the library finds the call's frame on the stack
+ * (faults.c, api_call_on_stack); these calls copy the program's memory
+ * only with copy_user (smallcopy.h), which refuses instead of crashing,
+ * or leave the naming to the function they jump to, so they need no
+ * frame, and without one their fast paths save no registers (3-4 of
+ * bsp_put's 90 instructions). */
+#define SIBLING_CALLS __attribute__((optimize("optimize-sibling-calls")))
 
 /* The steps of the sync, each on the calling core's own logs (the engine
  * calls them on the core's thread, capi/comm.go; so does bsp_sync's fast

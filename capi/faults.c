@@ -71,6 +71,20 @@ static const void *pc_of(void *uctx)
 #endif
 }
 
+/* Makes the interrupted code go on at pc. */
+static void set_pc(void *uctx, const void *pc)
+{
+    ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+#elif defined(__i386__)
+    uc->uc_mcontext.gregs[REG_EIP] = (greg_t)pc;
+#else
+    (void)uc;
+    (void)pc;
+#endif
+}
+
 static const void *sp_of(void *uctx)
 {
     ucontext_t *uc = uctx;
@@ -192,13 +206,13 @@ static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uct
 
 /* The call of the library a crashed core was in, or NULL: the innermost
  * return address on its stack that lies inside a function the library
- * exports (its exports are the API, capi/libebsp.map). The shortest paths
- * of bsp_put, bsp_hpput, bsp_send and bsp_hpget copy from the program's
- * pointers without a look, so their crash is told by this. The stack is
- * read with process_vm_readv, which stops at unmapped memory instead of
+ * exports (its exports are the API, capi/libebsp.map). The stack is read
+ * with process_vm_readv, which stops at unmapped memory instead of
  * faulting. The library is built without sibling calls (the Makefile's
  * -fno-optimize-sibling-calls), so that an exported function that ends in
- * a call to another keeps its frame. */
+ * a call to another keeps its frame; the hot calls that do not
+ * (SIBLING_CALLS, direct.h) copy the program's memory with copy_user,
+ * which does not crash. */
 static const char *exported_function_at(const char *code)
 {
     Dl_info info;
@@ -238,8 +252,27 @@ static const char *call_as_written(const char *call, char *buf, size_t size)
     return buf;
 }
 
+/* copy_user's table (usermoves.h), laid out by the linker. */
+extern const struct copy_fixup __start_ebsp_copy_fixups[] __attribute__((weak, visibility("hidden")));
+extern const struct copy_fixup __stop_ebsp_copy_fixups[] __attribute__((weak, visibility("hidden")));
+
+/* A fault at one of copy_user's moves: the copy goes on at its failure
+ * exit (1); 0 for any other pc. */
+static int copy_user_resume(void *uctx)
+{
+    const char *pc = pc_of(uctx);
+    for (const struct copy_fixup *e = __start_ebsp_copy_fixups; pc && e < __stop_ebsp_copy_fixups; e++)
+        if ((const char *)&e->insn + e->insn == pc) {
+            set_pc(uctx, (const char *)&e->resume + e->resume);
+            return 1;
+        }
+    return 0;
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
+    if ((sig == SIGSEGV || sig == SIGBUS) && copy_user_resume(uctx))
+        return;
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
         siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
@@ -452,6 +485,43 @@ static void probe_caught(void)
     sigaddset(&set, SIGBUS);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+/* Touches a byte in every page of the n bytes at p with copy_user's moves
+ * (write: reads it and writes it back, as the copy will overwrite it); 0
+ * when one faulted. */
+static int pages_listed_good(unsigned char *p, size_t n, int write)
+{
+    unsigned char scratch;
+    uintptr_t start = (uintptr_t)p, last = start + (n - 1);
+    if (last < start)
+        return 0; /* wraps: the top of the address space is never the program's */
+    for (uintptr_t a = start;; a = (a | 4095) + 1) {
+        unsigned char *at = (unsigned char *)a;
+        if (!copy_user_byte(write ? at : &scratch, at))
+            return 0;
+        if (a >= (last & ~(uintptr_t)4095))
+            break;
+    }
+    return copy_user_byte(write ? p + (n - 1) : &scratch, p + (n - 1));
+}
+
+int copy_user_large(void *dst, const void *src, size_t n)
+{
+    if (!pages_listed_good((unsigned char *)(uintptr_t)src, n, 0) || !pages_listed_good(dst, n, 1))
+        return 0;
+    memcpy(dst, src, n);
+    return 1;
+}
+#else
+int copy_user_large(void *dst, const void *src, size_t n)
+{
+    if (user_memory_good(src, n, 0) < n || user_memory_good(dst, n, 1) < n)
+        return 0;
+    memcpy(dst, src, n);
+    return 1;
+}
+#endif
 
 size_t user_memory_good(const void *p, size_t n, int write)
 {

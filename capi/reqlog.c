@@ -90,6 +90,15 @@ int bytes_reserve(struct ebsp_bytes *b, size_t size)
     return 1;
 }
 
+/* Takes back the last entry made (append), whose bytes could not be
+ * copied from the program (copy_user): the request goes to the engine,
+ * which reports it. */
+static int undo_append(struct ebsp_core *self, size_t inline_bytes)
+{
+    self->reqlog.used -= sizeof(struct reqlog_entry) + pad8(inline_bytes);
+    return 0;
+}
+
 /* A new entry with room for inline bytes after it, or NULL. */
 static inline struct reqlog_entry *append(struct ebsp_core *self, uint32_t kind, size_t inline_bytes)
 {
@@ -115,8 +124,7 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
     e->nbytes = nbytes;
     e->variable = dst;
     e->dst = NULL;
-    copy_small((unsigned char *)(e + 1), src, (size_t)nbytes);
-    return 1;
+    return copy_user((unsigned char *)(e + 1), src, (size_t)nbytes) || undo_append(self, (size_t)nbytes);
 }
 
 /* Whether the nbytes at dst can be written. The pages found so in this
@@ -180,9 +188,8 @@ int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
     e->variable = NULL;
     e->dst = NULL;
     unsigned char *data = (unsigned char *)(e + 1);
-    copy_small(data, tag, (size_t)tagsize);
-    copy_small(data + tagsize, payload, (size_t)nbytes);
-    return 1;
+    return (copy_user(data, tag, (size_t)tagsize) && copy_user(data + tagsize, payload, (size_t)nbytes)) ||
+           undo_append(self, (size_t)tagsize + (size_t)nbytes);
 }
 
 void reqlog_free_all(struct ebsp_core *cores, int n)

@@ -19,8 +19,9 @@
 #include "engine_defs.h"
 
 /* Each returns 1 when the request is in the log, 0 when it must go to the
- * engine directly (large, NULL buffers, negative sizes, out of C memory,
- * or the run stopped): the caller then calls reqlog_drain first. */
+ * engine directly (large, NULL buffers, negative sizes, bytes of the
+ * program's that cannot be read, out of C memory, or the run stopped): the
+ * caller then calls reqlog_drain first. */
 int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int offset, int nbytes);
 int reqlog_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes);
 int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes);

@@ -9,11 +9,23 @@ enum { MAX_HOOKS = 16 };
 static const struct sched_hooks *table[MAX_HOOKS];
 static int count;
 
+/* The hooks of every barrier, settle and round, apart: a barrier calls
+ * the few there are instead of looking at every table entry (an empty
+ * bsp_sync at 16 cores spent 72 of its ~585 instructions per core in
+ * hooks_settle's look at 8 entries for its 1 hook). */
+static void (*settles[MAX_HOOKS])(struct sched_core *core);
+static int (*rounds[MAX_HOOKS])(int kind);
+static int nsettles, nrounds;
+
 int sched_add_hooks(const struct sched_hooks *hooks)
 {
     if (count == MAX_HOOKS)
         return -1;
     table[count++] = hooks;
+    if (hooks->settle)
+        settles[nsettles++] = hooks->settle;
+    if (hooks->round)
+        rounds[nrounds++] = hooks->round;
     return 0;
 }
 
@@ -47,9 +59,8 @@ void hooks_core_begin(struct sched_core *core)
 
 void hooks_settle(struct sched_core *core)
 {
-    for (int i = 0; i < count; i++)
-        if (table[i]->settle)
-            table[i]->settle(core);
+    for (int i = 0; i < nsettles; i++)
+        settles[i](core);
 }
 
 void hooks_thread_begin(void)
@@ -106,8 +117,8 @@ void hooks_message(const char *text)
 
 int hooks_round(int kind)
 {
-    for (int i = 0; i < count; i++)
-        if (table[i]->round && table[i]->round(kind) != 0)
+    for (int i = 0; i < nrounds; i++)
+        if (rounds[i](kind) != 0)
             return -1;
     return 0;
 }

@@ -453,7 +453,7 @@ double bsplib_time(void)
 
 /* ---- synchronisation and abort ---- */
 
-void bsplib_sync(void)
+SIBLING_CALLS void bsplib_sync(void)
 {
     if (bl_core("bsp_sync"))
         bsp_sync();
@@ -552,18 +552,25 @@ static inline struct ebsp_core *bl_fast_core(unsigned int pid, size_t offset, si
     return self && self->in_section && pid <= INT_MAX && offset <= INT_MAX && size <= INT_MAX ? self : NULL;
 }
 
-void bsplib_put(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
+/* bsplib_put when bl_fast_core refused: the face's checks, then the
+ * dispatcher. Out of line, so that bsplib_put holds one copy of it. */
+__attribute__((noinline)) static void bl_put_checked(unsigned int pid, const void *source, const void *destination, size_t offset,
+                                                     size_t size)
 {
-    struct ebsp_core *fast = bl_fast_core(pid, offset, size);
-    if (fast) {
-        put_request(fast, (int)pid, source, (void *)destination, (int)offset, (int)size);
-        return;
-    }
     struct ebsp_core *self = bl_core("bsp_put");
     int off, n;
     int target;
     if (self && bl_pid(self, "bsp_put", pid, &target) && bl_range(self, "bsp_put", offset, size, &off, &n))
         put_request(self, target, source, (void *)destination, off, n);
+}
+
+SIBLING_CALLS void bsplib_put(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
+{
+    struct ebsp_core *fast = bl_fast_core(pid, offset, size);
+    if (fast)
+        put_request(fast, (int)pid, source, (void *)destination, (int)offset, (int)size);
+    else
+        bl_put_checked(pid, source, destination, offset, size);
 }
 
 void bsplib_put_int(int pid, const void *source, const void *destination, int offset, int size)
@@ -572,7 +579,7 @@ void bsplib_put_int(int pid, const void *source, const void *destination, int of
         bsp_put(pid, source, (void *)destination, offset, size);
 }
 
-void bsplib_hpput(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
+SIBLING_CALLS void bsplib_hpput(unsigned int pid, const void *source, const void *destination, size_t offset, size_t size)
 {
     struct ebsp_core *self = bl_core("bsp_hpput");
     int off, n;
@@ -587,18 +594,24 @@ void bsplib_hpput_int(int pid, const void *source, const void *destination, int 
         bsp_hpput(pid, source, (void *)destination, offset, size);
 }
 
-void bsplib_get(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
+/* bsplib_get when bl_fast_core refused (see bl_put_checked). */
+__attribute__((noinline)) static void bl_get_checked(unsigned int pid, const void *source, size_t offset, void *destination,
+                                                     size_t size)
 {
-    struct ebsp_core *fast = bl_fast_core(pid, offset, size);
-    if (fast) {
-        get_request(fast, (int)pid, source, (int)offset, destination, (int)size);
-        return;
-    }
     struct ebsp_core *self = bl_core("bsp_get");
     int off, n;
     int target;
     if (self && bl_pid(self, "bsp_get", pid, &target) && bl_range(self, "bsp_get", offset, size, &off, &n))
         get_request(self, target, source, off, destination, n);
+}
+
+SIBLING_CALLS void bsplib_get(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
+{
+    struct ebsp_core *fast = bl_fast_core(pid, offset, size);
+    if (fast)
+        get_request(fast, (int)pid, source, (int)offset, destination, (int)size);
+    else
+        bl_get_checked(pid, source, offset, destination, size);
 }
 
 void bsplib_get_int(int pid, const void *source, int offset, void *destination, int size)
@@ -607,7 +620,7 @@ void bsplib_get_int(int pid, const void *source, int offset, void *destination, 
         bsp_get(pid, source, offset, destination, size);
 }
 
-void bsplib_hpget(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
+SIBLING_CALLS void bsplib_hpget(unsigned int pid, const void *source, size_t offset, void *destination, size_t size)
 {
     struct ebsp_core *self = bl_core("bsp_hpget");
     int off, n;
@@ -664,18 +677,23 @@ void bsplib_set_tagsize_int(int *size)
         bsp_set_tagsize(size);
 }
 
-void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t size)
+/* bsplib_send when bl_fast_core refused (see bl_put_checked). */
+__attribute__((noinline)) static void bl_send_checked(unsigned int pid, const void *tag, const void *payload, size_t size)
 {
-    struct ebsp_core *fast = bl_fast_core(pid, 0, size);
-    if (fast) {
-        send_request(fast, (int)pid, tag, payload, (int)size);
-        return;
-    }
     struct ebsp_core *self = bl_core("bsp_send");
     int n;
     int target;
     if (self && bl_pid(self, "bsp_send", pid, &target) && bl_int(self, "bsp_send", "size", size, &n))
         send_request(self, target, tag, payload, n);
+}
+
+SIBLING_CALLS void bsplib_send(unsigned int pid, const void *tag, const void *payload, size_t size)
+{
+    struct ebsp_core *fast = bl_fast_core(pid, 0, size);
+    if (fast)
+        send_request(fast, (int)pid, tag, payload, (int)size);
+    else
+        bl_send_checked(pid, tag, payload, size);
 }
 
 void bsplib_send_int(int pid, const void *tag, const void *payload, int size)

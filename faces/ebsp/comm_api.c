@@ -113,7 +113,7 @@ __attribute__((noinline)) void put_slow(int pid, const void *src, void *dst, int
     sched_leave_if_stopped();
 }
 
-void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
+SIBLING_CALLS void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     /* no stop check on the fast path: a stopped run is noticed at the
        latest when the log is full and put_slow runs */
@@ -139,10 +139,8 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
     if (self && small_refused(self, "bsp_hpput", "the source", src, nbytes, 0))
         self = NULL;
     char *remote = self && src ? hp_remote(self, pid, dst, offset, nbytes, 1) : NULL;
-    if (remote) {
-        memcpy(remote + offset, src, (size_t)nbytes);
-        return;
-    }
+    if (remote && copy_user(remote + offset, src, (size_t)nbytes))
+        return; /* else the engine reports the source */
     if (self && !world_local(pid) && wire_hpput(self, pid, src, dst, offset, nbytes) == DIRECT_LOGGED)
         return; /* completes at the sync, as BSPlib allows */
     if (self)
@@ -150,20 +148,37 @@ __attribute__((noinline)) static void hpput_slow(int pid, const void *src, void 
     sched_leave_if_stopped();
 }
 
-void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
+/* bsp_hpput's copy of more than COPY_INLINE_MAX bytes, out of line (see
+ * put_fast_call, direct.h), or its slow path when it fails. */
+__attribute__((noinline)) static void hpput_large(char *to, int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    if (!copy_user(to, src, (size_t)nbytes))
+        hpput_slow(pid, src, dst, offset, nbytes);
+}
+
+/* bsp_hpput to a core of another process, which completes at the sync, as
+ * BSPlib allows; out of line, as hpput_large. */
+__attribute__((noinline)) static void hpput_remote(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self || nbytes >= WIRE_REF_MIN || !wire_put_fast(self, pid, src, dst, offset, nbytes))
+        hpput_slow(pid, src, dst, offset, nbytes);
+}
+
+SIBLING_CALLS void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
     src = core_pointer(ebsp_self, src);
     dst = core_pointer(ebsp_self, dst);
-    if (!world_local(pid)) { /* completes at the sync, as BSPlib allows */
-        struct ebsp_core *self = ebsp_self;
-        if (!self || nbytes >= WIRE_REF_MIN || !wire_put_fast(self, pid, src, dst, offset, nbytes))
-            hpput_slow(pid, src, dst, offset, nbytes);
+    if (!world_local(pid)) {
+        hpput_remote(pid, src, dst, offset, nbytes);
         return;
     }
     char *remote = src ? hp_fast(pid, dst, offset, nbytes, 1) : NULL;
-    if (remote)
-        memcpy(remote + offset, src, (size_t)nbytes); /* measured: faster than copy_small here (hpput8 g) */
-    else
+    if (!remote)
+        hpput_slow(pid, src, dst, offset, nbytes);
+    else if ((unsigned)nbytes > COPY_INLINE_MAX)
+        hpput_large(remote + offset, pid, src, dst, offset, nbytes);
+    else if (!copy_user(remote + offset, src, (size_t)nbytes))
         hpput_slow(pid, src, dst, offset, nbytes);
 }
 
@@ -184,7 +199,7 @@ __attribute__((noinline)) void get_slow(int pid, const void *src, int offset, vo
     sched_leave_if_stopped();
 }
 
-void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
+SIBLING_CALLS void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
     get_request(self, pid, core_pointer(self, src), offset, core_pointer(self, dst), nbytes);
@@ -194,9 +209,7 @@ void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 static int read_now(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     char *remote = self && dst ? hp_remote(self, pid, src, offset, nbytes, 0) : NULL;
-    if (remote)
-        memcpy(dst, remote + offset, (size_t)nbytes);
-    return remote != NULL;
+    return remote && copy_user(dst, remote + offset, (size_t)nbytes); /* else the engine reports dst */
 }
 
 __attribute__((noinline)) static void hpget_slow(int pid, const void *src, int offset, void *dst, int nbytes)
@@ -212,14 +225,25 @@ __attribute__((noinline)) static void hpget_slow(int pid, const void *src, int o
     sched_leave_if_stopped();
 }
 
-void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
+/* bsp_hpget's copy of more than COPY_INLINE_MAX bytes from core pid's
+ * copy at from, out of line (see hpput_large), or its slow path when it
+ * fails. */
+__attribute__((noinline)) static void hpget_large(int pid, const void *src, int offset, void *dst, int nbytes, const char *from)
+{
+    if (!copy_user(dst, from, (size_t)nbytes))
+        hpget_slow(pid, src, offset, dst, nbytes);
+}
+
+SIBLING_CALLS void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     src = core_pointer(ebsp_self, src);
     dst = core_pointer(ebsp_self, dst);
     char *remote = dst ? hp_fast(pid, src, offset, nbytes, 0) : NULL;
-    if (remote)
-        memcpy(dst, remote + offset, (size_t)nbytes);
-    else
+    if (!remote)
+        hpget_slow(pid, src, offset, dst, nbytes);
+    else if ((unsigned)nbytes > COPY_INLINE_MAX)
+        hpget_large(pid, src, offset, dst, nbytes, remote + offset);
+    else if (!copy_user(dst, remote + offset, (size_t)nbytes))
         hpget_slow(pid, src, offset, dst, nbytes);
 }
 
@@ -236,14 +260,23 @@ __attribute__((noinline)) static void direct_get_slow(int pid, const void *src, 
     sched_leave_if_stopped();
 }
 
+/* bsp_direct_get's, as hpget_large. */
+__attribute__((noinline)) static void direct_get_large(int pid, const void *src, int offset, void *dst, int nbytes, const char *from)
+{
+    if (!copy_user(dst, from, (size_t)nbytes))
+        direct_get_slow(pid, src, offset, dst, nbytes);
+}
+
 void bsp_direct_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
     src = core_pointer(ebsp_self, src);
     dst = core_pointer(ebsp_self, dst);
     char *remote = dst ? hp_fast(pid, src, offset, nbytes, 0) : NULL;
-    if (remote)
-        memcpy(dst, remote + offset, (size_t)nbytes);
-    else
+    if (!remote)
+        direct_get_slow(pid, src, offset, dst, nbytes);
+    else if ((unsigned)nbytes > COPY_INLINE_MAX)
+        direct_get_large(pid, src, offset, dst, nbytes, remote + offset);
+    else if (!copy_user(dst, remote + offset, (size_t)nbytes))
         direct_get_slow(pid, src, offset, dst, nbytes);
 }
 
@@ -285,7 +318,7 @@ __attribute__((noinline)) void send_slow(int pid, const void *tag, const void *p
     sched_leave_if_stopped();
 }
 
-void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
+SIBLING_CALLS void bsp_send(int pid, const void *tag, const void *payload, int nbytes)
 {
     struct ebsp_core *self = ebsp_self; /* no stop check: see bsp_put */
     send_request(self, pid, core_pointer(self, tag), core_pointer(self, payload), nbytes);

@@ -61,17 +61,15 @@ static const struct engine_plan_step *direct_plan(int32_t s)
  * so the engine's end of the superstep has nothing to do. */
 static int run_plan_step(const struct engine_plan_step *plan, int step)
 {
-    switch (plan[step].action) {
-    case ACTION_READ_GETS:
-        direct_read_gets();
-        break;
-    case ACTION_WRITE_GETS:
-        direct_write_gets();
-        break;
-    case ACTION_WRITE_PUTS:
-        direct_write_puts();
-        break;
-    }
+    static void (*const actions[])(void) = {
+        [ACTION_READ_GETS] = direct_read_gets,
+        [ACTION_WRITE_GETS] = direct_write_gets,
+        [ACTION_WRITE_PUTS] = direct_write_puts,
+        [ACTION_END] = NULL, /* ACTION_NONE too */
+    };
+    void (*action)(void) = actions[plan[step].action];
+    if (action)
+        action();
     return plan[step].next;
 }
 
@@ -109,9 +107,14 @@ void bsp_sync(void)
     int engine = atomic_load((_Atomic int32_t *)&self->sync_pending) != 0;
     int step = engine ? goSyncStep(self->pid, STEP_FINISH) : STEP_PHASE_A;
     if (step > 0 && sched_barrier(WHERE_SYNC) == 0) {
-        const struct engine_plan_step *plan = !engine && !flagged(ebsp_sync_flags, s) ? direct_plan(s) : NULL;
-        while ((step = plan ? run_plan_step(plan, step) : goSyncStep(self->pid, step)) > 0 && step_barrier(step) == 0)
-            ;
+        if (!engine && !flagged(ebsp_sync_flags, s)) {
+            const struct engine_plan_step *plan = direct_plan(s);
+            while ((step = run_plan_step(plan, step)) > 0 && step_barrier(step) == 0)
+                ;
+        } else {
+            while ((step = goSyncStep(self->pid, step)) > 0 && step_barrier(step) == 0)
+                ;
+        }
         if (step == STEP_OVER) /* only the core itself writes it: no locked add */
             atomic_store_explicit((_Atomic int32_t *)&self->superstep, s + 1, memory_order_release);
     }

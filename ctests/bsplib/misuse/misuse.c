@@ -117,11 +117,38 @@ static void nested_stall(void)
     bsp_end();
 }
 
+/* The cases badsrc_OP[_N] (OP: put, hpput, send, hpget; any suffix):
+ * core 1 makes request OP of N bytes (4 without _N) from the wild page (a
+ * bsp_hpget to it), to or from core 2's x or, with N, area. */
+static char area[8192];
+
+static int bad_source(void)
+{
+    return strncmp(which, "badsrc_", 7) == 0;
+}
+
+static void bad_source_request(void)
+{
+    const char *op = which + 7, *num = strchr(op, '_');
+    size_t n = num && num[1] >= '0' && num[1] <= '9' ? strtoul(num + 1, NULL, 10) : sizeof x;
+    void *bad = (void *)WILD_PAGE, *var = num && n != sizeof x ? (void *)area : (void *)&x;
+    if (strncmp(op, "put", 3) == 0)
+        bsp_put(2, bad, var, 0, n);
+    if (strncmp(op, "hpput", 5) == 0)
+        bsp_hpput(2, bad, var, 0, n);
+    if (strncmp(op, "send", 4) == 0)
+        bsp_send(2, NULL, bad, n);
+    if (strncmp(op, "hpget", 5) == 0)
+        bsp_hpget(2, var, 0, bad, n);
+}
+
 static void spmd(void)
 {
     bsp_begin(4);
     bsp_pid_t s = bsp_pid();
     bsp_push_reg(&x, sizeof x);
+    if (bad_source())
+        bsp_push_reg(area, sizeof area);
     if (wild_variable())
         bsp_push_reg(wild_variable(), 100);
     if (is("put_same_superstep") && s == 1)
@@ -204,17 +231,8 @@ static void spmd(void)
         abort();
     if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
         ((void (*)(void))(uintptr_t)0x5000)();
-    if (strncmp(which, "badsrc_", 7) == 0 && s == 1) { /* an unmapped source, copied on the shortest paths */
-        void *bad = (void *)WILD_PAGE;
-        if (is("badsrc_put"))
-            bsp_put(2, bad, &x, 0, sizeof x);
-        if (is("badsrc_hpput"))
-            bsp_hpput(2, bad, &x, 0, sizeof x);
-        if (is("badsrc_send"))
-            bsp_send(2, NULL, bad, sizeof x);
-        if (is("badsrc_hpget"))
-            bsp_hpget(2, &x, 0, bad, sizeof x);
-    }
+    if (bad_source() && s == 1)
+        bad_source_request();
     if (is("mix_ebsp_init") && s == 0)
         printf("$00: EBSP bsp_init returned %d\n", ebsp_host_init());
     if (is("mix_ebsp_begin") && s == 0)
