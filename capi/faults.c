@@ -190,9 +190,41 @@ static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uct
     raise(sig); /* blocked in here: the default action once the handler returns */
 }
 
+struct code_query {
+    uintptr_t addr;
+    int found;
+};
+
+static int code_segment_holds(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct code_query *q = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && q->addr - start < ph->p_memsz)
+            q->found = 1;
+    }
+    return q->found;
+}
+
+/* Whether code is an address in the executable code of the object loaded
+ * at base (not its data: a pointer to a global on the stack is no frame):
+ * dladdr names the object, its program headers the code. */
+static int in_code_of(const void *base, const void *code)
+{
+    if (!base || object_base(code) != base)
+        return 0;
+    struct code_query q = {(uintptr_t)code, 0};
+    dl_iterate_phdr(code_segment_holds, &q);
+    return q.found;
+}
+
 /* The call of the library a crashed core was in, or NULL: the innermost
  * return address on its stack that lies inside a function the library
- * exports (its exports are the API, capi/libebsp.map). The shortest paths
+ * exports (its exports are the API, capi/libebsp.map), between the fault
+ * and the program's own innermost frame (a fault in the program's code,
+ * run by bsp_init on a rank of mpirun, is in no call). The shortest paths
  * of bsp_put, bsp_hpput, bsp_send and bsp_hpget copy from the program's
  * pointers without a look, so their crash is told by this. The stack is
  * read with process_vm_readv, which stops at unmapped memory instead of
@@ -210,15 +242,23 @@ static const char *exported_function_at(const char *code)
     return NULL;
 }
 
-static const char *api_call_on_stack(void *uctx)
+static const char *api_call_on_stack(const struct ebsp_core *self, void *uctx)
 {
+    const void *own_code = self->kernel_base; /* the core's program: its frames are not the library's */
+    if (in_code_of(own_code, pc_of(uctx)))
+        return NULL; /* the fault is in the program's code, whatever call of the library runs it (bsp_init) */
     const char *call = exported_function_at(pc_of(uctx));
     uintptr_t words[1024];
     struct iovec here = {words, sizeof words}, there = {(void *)sp_of(uctx), sizeof words};
     ssize_t got = call || !there.iov_base ? 0 : process_vm_readv(getpid(), &here, 1, &there, 1, 0);
-    for (ssize_t i = 0; !call && i < got / (ssize_t)sizeof *words; i++)
-        if (words[i])
-            call = exported_function_at((const char *)words[i] - 1); /* inside the call instruction */
+    for (ssize_t i = 0; !call && i < got / (ssize_t)sizeof *words; i++) {
+        const char *ret = (const char *)words[i] - 1; /* inside the call instruction */
+        if (!words[i])
+            continue;
+        if (in_code_of(own_code, ret))
+            break; /* a frame of the program: the call the fault came from began inside it */
+        call = exported_function_at(ret);
+    }
     return call;
 }
 
@@ -236,6 +276,43 @@ static const char *call_as_written(const char *call, char *buf, size_t size)
         len -= 4;
     snprintf(buf, size, "bsp_%.*s", (int)len, call + n);
     return buf;
+}
+
+static void (*core_crash_hook)(int sig);
+
+void faults_on_core_crash(void (*hook)(int sig))
+{
+    core_crash_hook = hook;
+}
+
+/* The signal a crashed core dies by, once its hook ends or its time is up. */
+static int crash_signal;
+
+static void die_by_crash_signal(int alarm_sig)
+{
+    (void)alarm_sig;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, crash_signal);
+    signal(crash_signal, SIG_DFL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* blocked in the fault handler this interrupts */
+    raise(crash_signal);
+}
+
+/* CRASH_HOOK_SECONDS bound the hook (the MPI world's end waits for the
+ * other ranks, which may compute on): then the process dies all the same. */
+enum { CRASH_HOOK_SECONDS = 5 };
+
+static void run_core_crash_hook(int sig)
+{
+    void (*hook)(int) = core_crash_hook;
+    if (!hook)
+        return;
+    crash_signal = sig;
+    signal(SIGALRM, die_by_crash_signal);
+    alarm(CRASH_HOOK_SECONDS);
+    hook(sig);
+    alarm(0);
 }
 
 static void on_fault(int sig, siginfo_t *info, void *uctx)
@@ -258,7 +335,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
        holds no code (a bad function pointer) */
     int fetch = pc && pc == info->si_addr && (sig == SIGSEGV || sig == SIGBUS);
     char written[64];
-    const char *call = call_as_written(self && !fetch ? api_call_on_stack(uctx) : NULL, written, sizeof written);
+    const char *call = call_as_written(self && !fetch ? api_call_on_stack(self, uctx) : NULL, written, sizeof written);
     if (self)
         n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s\n",
                      self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
@@ -276,6 +353,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         chain(sig, info, uctx); /* Go's own handler deals with faults in Go code */
         return;
     }
+    run_core_crash_hook(sig);
     signal(sig, SIG_DFL);
 }
 
