@@ -23,7 +23,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* The faults, then the signals that end the process which a core may
+ * raise itself (on_self_signal). */
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2};
+
+static int is_fault(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+}
 enum { N_FAULT_SIGNALS = sizeof fault_signals / sizeof fault_signals[0] };
 static struct sigaction previous[N_FAULT_SIGNALS];
 static __thread void *alt_stack;
@@ -103,6 +110,12 @@ static const char *signal_name(int sig)
     case SIGBUS: return "SIGBUS (bus error)";
     case SIGFPE: return "SIGFPE (arithmetic error)";
     case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGHUP: return "SIGHUP";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
     }
     return "signal";
 }
@@ -160,12 +173,56 @@ static int host_crash_line(char *line, size_t size, int sig, const siginfo_t *in
 /* The library's load address, for telling its own faults (faults_install). */
 static const void *library_base;
 
-/* A core's abort(): SIGABRT the core raised itself (abort, a failed
- * assert). The line names the core; the default action then ends the
- * process, with status 134 as abort gives. Any other SIGABRT (another
- * process's kill, a thread that is no core, the Go runtime's) goes on as
- * before. */
-static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uctx)
+static void (*core_crash_hook)(int status);
+
+void faults_on_core_crash(void (*hook)(int status))
+{
+    core_crash_hook = hook;
+}
+
+/* How a crashed core's process ends once its hook is done or its time is
+ * up: by the signal, or (0) with the status. */
+static int crash_signal, crash_status;
+
+static void die_of_crash(int alarm_sig)
+{
+    (void)alarm_sig;
+    if (!crash_signal)
+        _exit(crash_status);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, crash_signal);
+    signal(crash_signal, SIG_DFL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* blocked in the fault handler this interrupts */
+    raise(crash_signal);
+}
+
+/* CRASH_HOOK_SECONDS bound the hook (the MPI world's end waits for the
+ * other ranks, which may compute on): then the process ends all the same. */
+enum { CRASH_HOOK_SECONDS = 5 };
+
+/* Runs the hook before the process ends by signal sig, or with status
+ * when sig is 0 (the status of a death by sig: 128 + sig). */
+static void run_core_crash_hook(int sig, int status)
+{
+    void (*hook)(int) = core_crash_hook;
+    if (!hook)
+        return;
+    crash_signal = sig;
+    crash_status = sig ? 128 + sig : status;
+    signal(SIGALRM, die_of_crash);
+    alarm(CRASH_HOOK_SECONDS);
+    hook(crash_status);
+    alarm(0);
+}
+
+/* A signal that ends the process, raised by a core itself: abort() or a
+ * failed assert (SIGABRT), raise(SIGTERM), kill(getpid(), SIGUSR1), ...
+ * The line names the core; the default action then ends the process, with
+ * the status the signal gives (134 for abort). Any other (another
+ * process's kill, a thread that is no core, the Go runtime's SIGABRT)
+ * goes on as before. */
+static void on_self_signal(struct ebsp_core *self, int sig, siginfo_t *info, void *uctx)
 {
     /* raised inside the library: the Go runtime ending the process after
        its own report (it raises SIGABRT itself, not through abort) */
@@ -178,14 +235,22 @@ static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uct
             raise(sig); /* blocked in here: the default action once the handler returns */
         return;
     }
-    char line[200];
-    int n = snprintf(line, sizeof line,
+    char line[240];
+    int step = (int)atomic_load((_Atomic int32_t *)&self->superstep), n;
+    if (sig == SIGABRT)
+        n = snprintf(line, sizeof line,
                      "ebsp: core %02d called abort() in superstep %d (SIGABRT), which ends the host program "
                      "(cores are threads of it; bsp_abort stops a run)\n",
-                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+                     self->pid, step);
+    else
+        n = snprintf(line, sizeof line,
+                     "ebsp: core %02d raised %s in superstep %d, which ends the host program "
+                     "(cores are threads of it; bsp_abort stops a run)\n",
+                     self->pid, signal_name(sig), step);
     flush_stdout();
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
         _exit(128 + sig);
+    run_core_crash_hook(sig, 0);
     signal(sig, SIG_DFL);
     raise(sig); /* blocked in here: the default action once the handler returns */
 }
@@ -278,50 +343,13 @@ static const char *call_as_written(const char *call, char *buf, size_t size)
     return buf;
 }
 
-static void (*core_crash_hook)(int sig);
-
-void faults_on_core_crash(void (*hook)(int sig))
-{
-    core_crash_hook = hook;
-}
-
-/* The signal a crashed core dies by, once its hook ends or its time is up. */
-static int crash_signal;
-
-static void die_by_crash_signal(int alarm_sig)
-{
-    (void)alarm_sig;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, crash_signal);
-    signal(crash_signal, SIG_DFL);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* blocked in the fault handler this interrupts */
-    raise(crash_signal);
-}
-
-/* CRASH_HOOK_SECONDS bound the hook (the MPI world's end waits for the
- * other ranks, which may compute on): then the process dies all the same. */
-enum { CRASH_HOOK_SECONDS = 5 };
-
-static void run_core_crash_hook(int sig)
-{
-    void (*hook)(int) = core_crash_hook;
-    if (!hook)
-        return;
-    crash_signal = sig;
-    signal(SIGALRM, die_by_crash_signal);
-    alarm(CRASH_HOOK_SECONDS);
-    hook(sig);
-    alarm(0);
-}
-
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
         siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
-    if (sig == SIGABRT) {
-        on_abort(self, sig, info, uctx);
+    if (!is_fault(sig)) {
+        on_self_signal(self, sig, info, uctx);
         return;
     }
     const void *pc = pc_of(uctx);
@@ -353,7 +381,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         chain(sig, info, uctx); /* Go's own handler deals with faults in Go code */
         return;
     }
-    run_core_crash_hook(sig);
+    run_core_crash_hook(sig, 0);
     signal(sig, SIG_DFL);
 }
 
@@ -394,18 +422,56 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
 
 static _Atomic int installed;
 
+/* Marks a thread that runs cores between its begin and end hooks, and
+ * the thread-local storage a coroutine core runs with (its own): its
+ * destructor runs when such a thread ends while its core runs, by
+ * pthread_exit in the core's code, which would leave the others waiting
+ * for ever. */
+static pthread_key_t core_thread_key;
+static int have_core_thread_key;
+
+static void on_core_thread_exit(void *marker)
+{
+    (void)marker;
+    struct ebsp_core *self = ebsp_self;
+    if (self && self->sched.where != WHERE_RUNNING)
+        return; /* a coroutine's storage, its core done */
+    char line[240];
+    int n;
+    if (self)
+        n = snprintf(line, sizeof line,
+                     "ebsp: core %02d called pthread_exit in superstep %d, which ends the thread it runs on: "
+                     "the run cannot go on (cores are threads of the host program; bsp_abort stops a run)\n",
+                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+    else
+        n = snprintf(line, sizeof line, "ebsp: a thread that runs cores called pthread_exit: the run cannot go on\n");
+    flush_stdout();
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+        _exit(1);
+    run_core_crash_hook(0, 1);
+    _exit(1);
+}
+
 static void faults_install(void)
 {
     if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
     library_base = object_base((const void *)faults_install);
+    have_core_thread_key = pthread_key_create(&core_thread_key, on_core_thread_exit) == 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < N_FAULT_SIGNALS; i++)
-        sigaction(fault_signals[i], &sa, &previous[i]);
+    for (int i = 0; i < N_FAULT_SIGNALS; i++) {
+        int sig = fault_signals[i];
+        /* a signal from elsewhere restarts the program's system calls, as
+           before; one the program ignores (nohup's SIGHUP) stays ignored */
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | (is_fault(sig) ? 0 : SA_RESTART);
+        sigaction(sig, &sa, &previous[i]);
+        if (!is_fault(sig) && !(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_IGN)
+            sigaction(sig, &previous[i], NULL);
+    }
     sa.sa_sigaction = on_interrupt;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigaction(interrupt_signal(), &sa, NULL);
@@ -415,6 +481,8 @@ static void faults_install(void)
  * overflows are reported. */
 static void faults_thread_start(void)
 {
+    if (have_core_thread_key)
+        pthread_setspecific(core_thread_key, &core_thread_key);
     alt_stack = malloc(ALT_STACK_SIZE);
     if (!alt_stack)
         return;
@@ -424,6 +492,8 @@ static void faults_thread_start(void)
 
 static void faults_thread_end(void)
 {
+    if (have_core_thread_key)
+        pthread_setspecific(core_thread_key, NULL);
     if (!alt_stack)
         return;
     stack_t ss = {.ss_flags = SS_DISABLE};
@@ -454,6 +524,8 @@ static void faults_core_begin(struct sched_core *s)
     struct ebsp_core *core = core_of(s);
     if (s->can_unwind && !core->kernel_base)
         core->kernel_base = object_base((const void *)s->entry);
+    if (have_core_thread_key)
+        pthread_setspecific(core_thread_key, &core_thread_key);
 }
 
 static const struct sched_hooks faults_hooks = {

@@ -34,12 +34,12 @@ static void world_exit(int status, void *arg)
         goWorldFinalize(status);
 }
 
-/* A core of this rank crashed: the job ends with the signal's status as
- * after bsp_abort, every rank finalized (mpiw_end_crashed). */
-static void world_crashed(int sig)
+/* A core of this rank crashed (or ended its thread): the job ends with
+ * status as after bsp_abort, every rank finalized (mpiw_end_crashed). */
+static void world_crashed(int status)
 {
     if (ebsp_world_ranks > 1 && ebsp_world_section)
-        mpiw_end_crashed(128 + sig);
+        mpiw_end_crashed(status);
 }
 
 __attribute__((constructor)) static void world_register(void)

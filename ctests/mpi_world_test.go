@@ -28,7 +28,7 @@ func init() {
 	both := []mpiLayout{{name: "4x1", ranks: 4, cores: 1}, {name: "2x2", ranks: 2, cores: 2}}
 	for _, name := range []string{"put_same_superstep", "put_out_of_range", "get_bad_pid", "negative_size",
 		"size_too_large", "null_source", "pop_unregistered", "pop_cancels_push", "push_mismatch",
-		"tagsize_mismatch", "abort", "abort_pid0", "exit_inside"} {
+		"tagsize_mismatch", "abort", "abort_pid0", "exit_inside", "raise_term"} {
 		mpiMisuseCases[name] = both
 	}
 	mpiMisuseCases["end_while_others_sync"] = both[:1]

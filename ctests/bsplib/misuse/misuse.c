@@ -5,6 +5,8 @@
  */
 #include <bsp.h>
 #include <lqcd_msg.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +152,13 @@ static void spmd(void)
         *(volatile int *)(uintptr_t)8 = 1;
     if ((is("abort_libc") || is("abort_libc_strict")) && s == 2)
         abort();
+    if (is("raise_term") && s == 2)
+        raise(SIGTERM);
+    if (is("raise_usr1_strict") && s == 2)
+        raise(SIGUSR1);
+    if ((is("pthread_exit") || is("pthread_exit_strict")) && s == 2)
+        pthread_exit(NULL); /* the other cores wait in bsp_sync for it (not pid 0: the main thread's
+                               exit, on a coroutine's or its own storage, is not seen; EBSP_TIMEOUT ends it) */
     if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
         ((void (*)(void))(uintptr_t)0x5000)();
     if (strncmp(which, "badsrc_", 7) == 0 && s == 1) { /* an unmapped source, copied on the shortest paths */
