@@ -255,6 +255,17 @@ static void on_self_signal(struct ebsp_core *self, int sig, siginfo_t *info, voi
     raise(sig); /* blocked in here: the default action once the handler returns */
 }
 
+/* Whether a faulting address lies within STACK_REACH bytes of the stack
+ * pointer: unmapped memory there is the guard below the stack, which a
+ * deep recursion or a large local array ran into. */
+enum { STACK_REACH = 64 * 1024 };
+
+static int near_stack_pointer(const void *addr, void *uctx)
+{
+    uintptr_t a = (uintptr_t)addr, sp = (uintptr_t)sp_of(uctx);
+    return sp && a + STACK_REACH > sp && a < sp + STACK_REACH;
+}
+
 struct code_query {
     uintptr_t addr;
     int found;
@@ -362,13 +373,15 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     /* an instruction fetch: the core called or jumped to an address that
        holds no code (a bad function pointer) */
     int fetch = pc && pc == info->si_addr && (sig == SIGSEGV || sig == SIGBUS);
+    int overflow = !fetch && sig == SIGSEGV && near_stack_pointer(info->si_addr, uctx);
     char written[64];
     const char *call = call_as_written(self && !fetch ? api_call_on_stack(self, uctx) : NULL, written, sizeof written);
     if (self)
-        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s\n",
+        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s%s\n",
                      self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
                      info->si_addr, in_library ? " (inside libebsp)" : "",
                      fetch ? ": it called or jumped to that address, where there is no code" : "",
+                     overflow ? ": its stack overflowed (EBSP_STACK_KB sets a core's stack)" : "",
                      call ? ", in its call of " : "", call ? call : "");
     else
         n = host_crash_line(line, sizeof line, sig, info);

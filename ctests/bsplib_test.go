@@ -281,6 +281,7 @@ ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host progr
 ebsp: core 02 raised SIGTERM in superstep 1, which ends the host program (cores are threads of it; bsp_abort stops a run)`},
 	{name: "raise_usr1_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 138, signal: true, stderr: `
 ebsp: core 02 raised SIGUSR1 in superstep 1, which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "stack_overflow", exit: 139, signal: true, stderrRE: `^ebsp: core 03 crashed in superstep 1: SIGSEGV \(invalid memory access\) at address 0x[0-9a-f]+: its stack overflowed \(EBSP_STACK_KB sets a core's stack\)$`},
 	{name: "pthread_exit", exit: 1, stderr: `
 ebsp: core 02 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
 	{name: "pthread_exit_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: `
