@@ -23,7 +23,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* The faults, then the signals that end the process which a core may
+ * raise itself (on_self_signal). */
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2};
+
+static int is_fault(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+}
 enum { N_FAULT_SIGNALS = sizeof fault_signals / sizeof fault_signals[0] };
 static struct sigaction previous[N_FAULT_SIGNALS];
 static __thread void *alt_stack;
@@ -117,6 +124,12 @@ static const char *signal_name(int sig)
     case SIGBUS: return "SIGBUS (bus error)";
     case SIGFPE: return "SIGFPE (arithmetic error)";
     case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGHUP: return "SIGHUP";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
     }
     return "signal";
 }
@@ -174,12 +187,56 @@ static int host_crash_line(char *line, size_t size, int sig, const siginfo_t *in
 /* The library's load address, for telling its own faults (faults_install). */
 static const void *library_base;
 
-/* A core's abort(): SIGABRT the core raised itself (abort, a failed
- * assert). The line names the core; the default action then ends the
- * process, with status 134 as abort gives. Any other SIGABRT (another
- * process's kill, a thread that is no core, the Go runtime's) goes on as
- * before. */
-static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uctx)
+static void (*core_crash_hook)(int status);
+
+void faults_on_core_crash(void (*hook)(int status))
+{
+    core_crash_hook = hook;
+}
+
+/* How a crashed core's process ends once its hook is done or its time is
+ * up: by the signal, or (0) with the status. */
+static int crash_signal, crash_status;
+
+static void die_of_crash(int alarm_sig)
+{
+    (void)alarm_sig;
+    if (!crash_signal)
+        _exit(crash_status);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, crash_signal);
+    signal(crash_signal, SIG_DFL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* blocked in the fault handler this interrupts */
+    raise(crash_signal);
+}
+
+/* CRASH_HOOK_SECONDS bound the hook (the MPI world's end waits for the
+ * other ranks, which may compute on): then the process ends all the same. */
+enum { CRASH_HOOK_SECONDS = 5 };
+
+/* Runs the hook before the process ends by signal sig, or with status
+ * when sig is 0 (the status of a death by sig: 128 + sig). */
+static void run_core_crash_hook(int sig, int status)
+{
+    void (*hook)(int) = core_crash_hook;
+    if (!hook)
+        return;
+    crash_signal = sig;
+    crash_status = sig ? 128 + sig : status;
+    signal(SIGALRM, die_of_crash);
+    alarm(CRASH_HOOK_SECONDS);
+    hook(crash_status);
+    alarm(0);
+}
+
+/* A signal that ends the process, raised by a core itself: abort() or a
+ * failed assert (SIGABRT), raise(SIGTERM), kill(getpid(), SIGUSR1), ...
+ * The line names the core; the default action then ends the process, with
+ * the status the signal gives (134 for abort). Any other (another
+ * process's kill, a thread that is no core, the Go runtime's SIGABRT)
+ * goes on as before. */
+static void on_self_signal(struct ebsp_core *self, int sig, siginfo_t *info, void *uctx)
 {
     /* raised inside the library: the Go runtime ending the process after
        its own report (it raises SIGABRT itself, not through abort) */
@@ -192,21 +249,72 @@ static void on_abort(struct ebsp_core *self, int sig, siginfo_t *info, void *uct
             raise(sig); /* blocked in here: the default action once the handler returns */
         return;
     }
-    char line[200];
-    int n = snprintf(line, sizeof line,
+    char line[240];
+    int step = (int)atomic_load((_Atomic int32_t *)&self->superstep), n;
+    if (sig == SIGABRT)
+        n = snprintf(line, sizeof line,
                      "ebsp: core %02d called abort() in superstep %d (SIGABRT), which ends the host program "
                      "(cores are threads of it; bsp_abort stops a run)\n",
-                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+                     self->pid, step);
+    else
+        n = snprintf(line, sizeof line,
+                     "ebsp: core %02d raised %s in superstep %d, which ends the host program "
+                     "(cores are threads of it; bsp_abort stops a run)\n",
+                     self->pid, signal_name(sig), step);
     flush_stdout();
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
         _exit(128 + sig);
+    run_core_crash_hook(sig, 0);
     signal(sig, SIG_DFL);
     raise(sig); /* blocked in here: the default action once the handler returns */
 }
 
+/* Whether a faulting address lies within STACK_REACH bytes of the stack
+ * pointer: unmapped memory there is the guard below the stack, which a
+ * deep recursion or a large local array ran into. */
+enum { STACK_REACH = 64 * 1024 };
+
+static int near_stack_pointer(const void *addr, void *uctx)
+{
+    uintptr_t a = (uintptr_t)addr, sp = (uintptr_t)sp_of(uctx);
+    return sp && a + STACK_REACH > sp && a < sp + STACK_REACH;
+}
+
+struct code_query {
+    uintptr_t addr;
+    int found;
+};
+
+static int code_segment_holds(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct code_query *q = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && q->addr - start < ph->p_memsz)
+            q->found = 1;
+    }
+    return q->found;
+}
+
+/* Whether code is an address in the executable code of the object loaded
+ * at base (not its data: a pointer to a global on the stack is no frame):
+ * dladdr names the object, its program headers the code. */
+static int in_code_of(const void *base, const void *code)
+{
+    if (!base || object_base(code) != base)
+        return 0;
+    struct code_query q = {(uintptr_t)code, 0};
+    dl_iterate_phdr(code_segment_holds, &q);
+    return q.found;
+}
+
 /* The call of the library a crashed core was in, or NULL: the innermost
  * return address on its stack that lies inside a function the library
- * exports (its exports are the API, capi/libebsp.map). The stack is read
+ * exports (its exports are the API, capi/libebsp.map), between the fault
+ * and the program's own innermost frame (a fault in the program's code,
+ * run by bsp_init on a rank of mpirun, is in no call). The stack is read
  * with process_vm_readv, which stops at unmapped memory instead of
  * faulting. The library is built without sibling calls (the Makefile's
  * -fno-optimize-sibling-calls), so that an exported function that ends in
@@ -224,15 +332,23 @@ static const char *exported_function_at(const char *code)
     return NULL;
 }
 
-static const char *api_call_on_stack(void *uctx)
+static const char *api_call_on_stack(const struct ebsp_core *self, void *uctx)
 {
+    const void *own_code = self->kernel_base; /* the core's program: its frames are not the library's */
+    if (in_code_of(own_code, pc_of(uctx)))
+        return NULL; /* the fault is in the program's code, whatever call of the library runs it (bsp_init) */
     const char *call = exported_function_at(pc_of(uctx));
     uintptr_t words[1024];
     struct iovec here = {words, sizeof words}, there = {(void *)sp_of(uctx), sizeof words};
     ssize_t got = call || !there.iov_base ? 0 : process_vm_readv(getpid(), &here, 1, &there, 1, 0);
-    for (ssize_t i = 0; !call && i < got / (ssize_t)sizeof *words; i++)
-        if (words[i])
-            call = exported_function_at((const char *)words[i] - 1); /* inside the call instruction */
+    for (ssize_t i = 0; !call && i < got / (ssize_t)sizeof *words; i++) {
+        const char *ret = (const char *)words[i] - 1; /* inside the call instruction */
+        if (!words[i])
+            continue;
+        if (in_code_of(own_code, ret))
+            break; /* a frame of the program: the call the fault came from began inside it */
+        call = exported_function_at(ret);
+    }
     return call;
 }
 
@@ -276,8 +392,8 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     if (probe_jmp && (sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0)
         siglongjmp(*probe_jmp, 1);
     struct ebsp_core *self = ebsp_self;
-    if (sig == SIGABRT) {
-        on_abort(self, sig, info, uctx);
+    if (!is_fault(sig)) {
+        on_self_signal(self, sig, info, uctx);
         return;
     }
     const void *pc = pc_of(uctx);
@@ -290,13 +406,15 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     /* an instruction fetch: the core called or jumped to an address that
        holds no code (a bad function pointer) */
     int fetch = pc && pc == info->si_addr && (sig == SIGSEGV || sig == SIGBUS);
+    int overflow = !fetch && sig == SIGSEGV && near_stack_pointer(info->si_addr, uctx);
     char written[64];
-    const char *call = call_as_written(self && !fetch ? api_call_on_stack(uctx) : NULL, written, sizeof written);
+    const char *call = call_as_written(self && !fetch ? api_call_on_stack(self, uctx) : NULL, written, sizeof written);
     if (self)
-        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s\n",
+        n = snprintf(line, sizeof line, "ebsp: core %02d crashed in superstep %d: %s at address %p%s%s%s%s%s\n",
                      self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep), signal_name(sig),
                      info->si_addr, in_library ? " (inside libebsp)" : "",
                      fetch ? ": it called or jumped to that address, where there is no code" : "",
+                     overflow ? ": its stack overflowed (EBSP_STACK_KB sets a core's stack)" : "",
                      call ? ", in its call of " : "", call ? call : "");
     else
         n = host_crash_line(line, sizeof line, sig, info);
@@ -309,6 +427,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         chain(sig, info, uctx); /* Go's own handler deals with faults in Go code */
         return;
     }
+    run_core_crash_hook(sig, 0);
     signal(sig, SIG_DFL);
 }
 
@@ -349,18 +468,56 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx)
 
 static _Atomic int installed;
 
+/* Marks a thread that runs cores between its begin and end hooks, and
+ * the thread-local storage a coroutine core runs with (its own): its
+ * destructor runs when such a thread ends while its core runs, by
+ * pthread_exit in the core's code, which would leave the others waiting
+ * for ever. */
+static pthread_key_t core_thread_key;
+static int have_core_thread_key;
+
+static void on_core_thread_exit(void *marker)
+{
+    (void)marker;
+    struct ebsp_core *self = ebsp_self;
+    if (self && self->sched.where != WHERE_RUNNING)
+        return; /* a coroutine's storage, its core done */
+    char line[240];
+    int n;
+    if (self)
+        n = snprintf(line, sizeof line,
+                     "ebsp: core %02d called pthread_exit in superstep %d, which ends the thread it runs on: "
+                     "the run cannot go on (cores are threads of the host program; bsp_abort stops a run)\n",
+                     self->pid, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+    else
+        n = snprintf(line, sizeof line, "ebsp: a thread that runs cores called pthread_exit: the run cannot go on\n");
+    flush_stdout();
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+        _exit(1);
+    run_core_crash_hook(0, 1);
+    _exit(1);
+}
+
 static void faults_install(void)
 {
     if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
     library_base = object_base((const void *)faults_install);
+    have_core_thread_key = pthread_key_create(&core_thread_key, on_core_thread_exit) == 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < N_FAULT_SIGNALS; i++)
-        sigaction(fault_signals[i], &sa, &previous[i]);
+    for (int i = 0; i < N_FAULT_SIGNALS; i++) {
+        int sig = fault_signals[i];
+        /* a signal from elsewhere restarts the program's system calls, as
+           before; one the program ignores (nohup's SIGHUP) stays ignored */
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | (is_fault(sig) ? 0 : SA_RESTART);
+        sigaction(sig, &sa, &previous[i]);
+        if (!is_fault(sig) && !(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_IGN)
+            sigaction(sig, &previous[i], NULL);
+    }
     sa.sa_sigaction = on_interrupt;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigaction(interrupt_signal(), &sa, NULL);
@@ -370,6 +527,8 @@ static void faults_install(void)
  * overflows are reported. */
 static void faults_thread_start(void)
 {
+    if (have_core_thread_key)
+        pthread_setspecific(core_thread_key, &core_thread_key);
     alt_stack = malloc(ALT_STACK_SIZE);
     if (!alt_stack)
         return;
@@ -379,6 +538,8 @@ static void faults_thread_start(void)
 
 static void faults_thread_end(void)
 {
+    if (have_core_thread_key)
+        pthread_setspecific(core_thread_key, NULL);
     if (!alt_stack)
         return;
     stack_t ss = {.ss_flags = SS_DISABLE};
@@ -409,6 +570,8 @@ static void faults_core_begin(struct sched_core *s)
     struct ebsp_core *core = core_of(s);
     if (s->can_unwind && !core->kernel_base)
         core->kernel_base = object_base((const void *)s->entry);
+    if (have_core_thread_key)
+        pthread_setspecific(core_thread_key, &core_thread_key);
 }
 
 static const struct sched_hooks faults_hooks = {

@@ -432,6 +432,10 @@ void faults_host_call(void (*fn)(void), const char *what);
 /* bsp_end unmapped the emulated memories: a host crash at an address in
  * them is reported as a use of memory after bsp_end. */
 void faults_released(const void *ext, size_t ext_bytes, const void *local, size_t local_bytes);
+/* hook runs when a core crashes in its own code (or ends its thread),
+ * before the process ends with status (128 + the signal of a crash);
+ * faults bounds its time (the MPI world's end). */
+void faults_on_core_crash(void (*hook)(int status));
 /* Load address of the shared object that contains addr, or NULL. */
 const void *object_base(const void *addr);
 

@@ -34,8 +34,17 @@ static void world_exit(int status, void *arg)
         goWorldFinalize(status);
 }
 
+/* A core of this rank crashed (or ended its thread): the job ends with
+ * status as after bsp_abort, every rank finalized (mpiw_end_crashed). */
+static void world_crashed(int status)
+{
+    if (ebsp_world_ranks > 1 && ebsp_world_section)
+        mpiw_end_crashed(status);
+}
+
 __attribute__((constructor)) static void world_register(void)
 {
+    faults_on_core_crash(world_crashed);
     sched_add_hooks(&world_hooks);
     mpiw_stop_check(sched_stopped);
     mpiw_on_end(sched_stop); /* another rank ends the job: the cores leave, quietly */

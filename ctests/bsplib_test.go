@@ -293,6 +293,17 @@ ebsp: core 03 crashed in superstep 1: SIGSEGV (invalid memory access) at address
 ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host program (cores are threads of it; bsp_abort stops a run)`},
 	{name: "abort_libc_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 134, signal: true, stderr: `
 ebsp: core 02 called abort() in superstep 1 (SIGABRT), which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	// a terminating signal a core raises itself is named as abort() is; a
+	// core's pthread_exit would leave the others waiting for ever
+	{name: "raise_term", exit: 143, signal: true, stderr: `
+ebsp: core 02 raised SIGTERM in superstep 1, which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "raise_usr1_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 138, signal: true, stderr: `
+ebsp: core 02 raised SIGUSR1 in superstep 1, which ends the host program (cores are threads of it; bsp_abort stops a run)`},
+	{name: "stack_overflow", exit: 139, signal: true, stderrRE: `^ebsp: core 03 crashed in superstep 1: SIGSEGV \(invalid memory access\) at address 0x[0-9a-f]+: its stack overflowed \(EBSP_STACK_KB sets a core's stack\)$`},
+	{name: "pthread_exit", exit: 1, stderr: `
+ebsp: core 02 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
+	{name: "pthread_exit_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: `
+ebsp: core 02 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
 	{name: "call_no_code", exit: 139, signal: true, stderr: `
 ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x5000: it called or jumped to that address, where there is no code`},
 	{name: "call_no_code_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 139, signal: true, stderr: `

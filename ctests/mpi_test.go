@@ -26,11 +26,10 @@ package ctests
 // section, which is then the cores of rank 0.)
 //
 // TestMPIJobEnds ends jobs in the ways stopSource knows (bsp_abort, exit,
-// deadlock) and wants each end the same every time: mpirun's status and
-// banner, the program's lines once, no other line; TestMPIEndStress
-// repeats them (make stress-mpi). TestMPICrash stops a 2-rank run from the
-// last pid, on rank 1; TestMPIBsprun runs bsprun --ranks. All skip
-// without mpirun.
+// a crash, deadlock), over shared memory and TCP, and wants each end the
+// same every time: mpirun's status and banner, the program's lines once,
+// no other line; TestMPIEndStress repeats them (make stress-mpi).
+// TestMPIBsprun runs bsprun --ranks. All skip without mpirun.
 // Every run has mpiTimeout: a hang fails the test.
 
 import (
@@ -398,20 +397,30 @@ func jobEnds() []jobEnd {
 		return jobEnd{"abort", l, 1, l.ranks - 1, []string{fmt.Sprintf("pid %d gives up", last),
 			fmt.Sprintf("ebsp: run stopped: bsp_abort on core %02d in superstep 1", last)}}
 	}
+	tcp22 := mpiLayout{name: "tcp2x2", ranks: 2, cores: 2, tcp: true}
+	crash := func(l mpiLayout) jobEnd { // the last pid, alone on its rank or not: SIGSEGV, status 139
+		return jobEnd{"crash", l, 139, l.ranks - 1, []string{fmt.Sprintf(
+			"ebsp: core %02d crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x8", l.ranks*l.cores-1)}}
+	}
+	deadlock := func(l mpiLayout) jobEnd {
+		return jobEnd{"no-end-wait", l, 1, 0, []string{"ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization",
+			"ebsp:   core 00 waiting in bsp_sync (superstep 1)",
+			fmt.Sprintf("ebsp:   cores 01-%02d returned from its SPMD function without bsp_end (superstep 1)", l.ranks*l.cores-1),
+			"ebsp: run stopped: deadlock"}}
+	}
 	return []jobEnd{
 		abort(x41), abort(x22), abort(tcp), abort(x21),
+		crash(x21), crash(x22), crash(tcp22),
 		{"exit3", x41, 3, 3, []string{exitLine(3, 3, 1)}},
 		{"exit3", x22, 3, 1, []string{exitLine(3, 3, 1)}},
+		{"exit3", tcp, 3, 3, []string{exitLine(3, 3, 1)}},
 		{"exit3-first", x41, 3, 0, []string{exitLine(3, 0, 1)}},
 		{"exit", x22, 1, 0, []string{exitLine(0, 0, 1)}},
 		{"main-abort", x41, 1, 0, []string{"no section today"}},
 		{"too-many", x41, 1, 0, []string{"ebsp: ERROR: bsp_begin: 1000 cores requested; mpirun started 4 ranks of 1 core(s) (EBSP_RANK_CORES): 1..4"}},
 		{"main-exit", x21, 3, 0, nil},
 		{"no-end", x41, 0, 0, []string{exitLine(0, 0, 1)}},
-		{"no-end-wait", x41, 1, 0, []string{"ebsp: BSP ERROR: deadlock: the cores can no longer all meet in one synchronization",
-			"ebsp:   core 00 waiting in bsp_sync (superstep 1)",
-			"ebsp:   cores 01-03 returned from its SPMD function without bsp_end (superstep 1)",
-			"ebsp: run stopped: deadlock"}},
+		deadlock(x41), deadlock(tcp),
 	}
 }
 
@@ -489,23 +498,6 @@ func TestMPIEbspHostRefused(t *testing.T) {
 var refusedEnd = jobEnd{how: "ebsp-host", status: 1, rank: 0, lines: []string{"ebsp: ERROR: bsp_init: mpirun started 2 ranks " +
 	"of this EBSP host program; an EBSP host and its cores run in one process: start it without mpirun (BSPlib programs, " +
 	"bsp.h, run across ranks)"}}
-
-// A segmentation fault on the last rank: a non-zero exit, no hang.
-func TestMPICrash(t *testing.T) {
-	needMPI(t)
-	if sanitized() {
-		t.Skip("signals belong to the sanitizer")
-	}
-	bin := buildStop(t)
-	for _, l := range mpiStopLayouts {
-		t.Run(l.name, func(t *testing.T) {
-			stdout, stderr, code := runMPI(t, filepath.Dir(bin), "mpirun", mpirunArgs(l, nil, bin, "crash"), nil)
-			if code == 0 || strings.Contains(stdout, "not reached") {
-				t.Errorf("exit status %d, want non-zero\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-			}
-		})
-	}
-}
 
 // A core of the last rank that computes for ever: the watchdog
 // (EBSP_TIMEOUT) of the ranks waiting for it reports once, and the job
@@ -696,7 +688,8 @@ func TestMPIEndStress(t *testing.T) {
 	for _, e := range jobEnds() {
 		jobs = append(jobs, job{e.how + "/" + e.l.name, filepath.Dir(stop), mpirunArgs(e.l, nil, stop, e.how), e})
 	}
-	jobs = append(jobs, job{"ebsp-host/2x1", build, mpirunArgs(mpiLayout{ranks: 2, cores: 1}, nil, host), refusedEnd})
+	jobs = append(jobs, job{"ebsp-host/2x1", build, mpirunArgs(mpiLayout{ranks: 2, cores: 1}, nil, host), refusedEnd},
+		job{"ebsp-host/tcp2x1", build, mpirunArgs(mpiLayout{ranks: 2, cores: 1, tcp: true}, nil, host), refusedEnd})
 	if only := os.Getenv("EBSP_CTEST_ENDS"); only != "" { // a regular expression: the cases to run
 		re := regexp.MustCompile(only)
 		kept := jobs[:0]

@@ -30,7 +30,7 @@ func init() {
 	both := []mpiLayout{{name: "4x1", ranks: 4, cores: 1}, {name: "2x2", ranks: 2, cores: 2}}
 	for _, name := range []string{"put_same_superstep", "put_out_of_range", "get_bad_pid", "negative_size",
 		"size_too_large", "null_source", "pop_unregistered", "pop_cancels_push", "push_mismatch",
-		"tagsize_mismatch", "abort", "abort_pid0", "exit_inside"} {
+		"tagsize_mismatch", "abort", "abort_pid0", "exit_inside", "raise_term"} {
 		mpiMisuseCases[name] = both
 	}
 	mpiMisuseCases["end_while_others_sync"] = both[:1]
@@ -55,7 +55,13 @@ the job to be terminated. The first process to do so was:
 
 var jobNumber = regexp.MustCompile(`\[\[[0-9]+,`)
 
-// splitBanner takes exitBanner, for any rank and status, out of a run's
+// signalBanner is what mpirun writes when a rank ends by a signal (a
+// crash): the job's status is then 128 + the signal's number.
+var signalBanner = regexp.MustCompile(`(?s)^(.*)-{74}\nPrimary job  terminated normally, but 1 process returned\n` +
+	`a non-zero exit code\. Per user-direction, the job has been aborted\.\n-{74}\n-{74}\n` +
+	`mpirun noticed that process rank ([0-9]+) with PID [0-9]+ on node \S+ exited on signal ([0-9]+) \([^)\n]*\)\.\n-{74}\n(.*)$`)
+
+// splitBanner takes exitBanner (or signalBanner), for any rank and status, out of a run's
 // stderr: it returns the rest, and the rank and status the banner named
 // (-1, -1 without one). Any other line of mpirun's stays in the rest.
 func splitBanner(stderr string) (rest string, rank, status int) {
@@ -64,6 +70,11 @@ func splitBanner(stderr string) (rest string, rank, status int) {
 	head += "[[J,1],"
 	_, tail, _ := strings.Cut(exitBanner, "Exit code:    S\n")
 	at := strings.Index(text, head)
+	if m := signalBanner.FindStringSubmatch(stderr); at < 0 && m != nil {
+		rank, _ = strconv.Atoi(m[2])
+		sig, _ := strconv.Atoi(m[3])
+		return m[1] + m[4], rank, 128 + sig
+	}
 	if at < 0 {
 		return stderr, -1, -1
 	}

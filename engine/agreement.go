@@ -156,7 +156,8 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 		c.m.comm.popPlan = plan
 		return nil
 	}
-	deciders := make([]int, len(sums[0].pops)) // the core that named plan[k], or -1
+	deciders := make([]int, len(sums[0].pops))     // the core that named plan[k], or -1
+	inPlan := make(map[int]int, len(sums[0].pops)) // plan's targets: their index
 	for k := range sums[0].pops {
 		target, by := popNull, -1
 		for pid := range sums {
@@ -166,13 +167,14 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 			}
 		}
 		if by < 0 {
-			if target = c.nullEverywhere(plan); target == popNull {
+			if target = c.nullEverywhere(inPlan); target == popNull {
 				return c.errorf("bsp_pop_reg", "every core popped NULL as pop %d of this superstep, and no registration is NULL on every core", k+1)
 			}
-		} else if j := slices.Index(plan, target); j >= 0 {
+		} else if j, ok := inPlan[target]; ok {
 			return c.m.cores[by].errorf("bsp_pop_reg", "pop %d of this superstep on core %02d withdraws %s, which pop %d withdraws already: the cores pop in different orders; pop in the same order on every core",
 				k+1, by, describeTarget(target), j+1)
 		}
+		inPlan[target] = len(plan)
 		plan = append(plan, target)
 		deciders[k] = by
 	}
@@ -207,9 +209,9 @@ func (c *Core) resolvePops(sums []regSummary) *Error {
 // not in taken, or popNull. Core 0 reads the other cores' tables (no core
 // changes its own during phase A), of cores in other processes their
 // mirrors (mirror.go).
-func (c *Core) nullEverywhere(taken []int) int {
+func (c *Core) nullEverywhere(taken map[int]int) int {
 	ok := func(t int) bool {
-		if slices.Contains(taken, t) {
+		if _, in := taken[t]; in {
 			return false
 		}
 		for _, o := range c.m.cores {

@@ -164,7 +164,11 @@ func (c *Core) directAllowed(kind DirectKind) bool {
 	case *sharedMemory:
 		return kind != DirectWire
 	case LocalMemory:
-		return t.LocalMemory() // the shim sends to other processes through DirectWire
+		// the shim sends to other processes through DirectWire; no direct
+		// gets: the cores of this process would write their destinations
+		// before the replies from other processes, whatever the order of
+		// issue (the engine's gets are numbered, writeRepliesInOrder)
+		return kind != DirectGet && t.LocalMemory()
 	}
 	return false
 }

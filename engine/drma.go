@@ -66,8 +66,14 @@ type drmaState struct {
 	gets    []pendingGet // this superstep's gets, by number
 	getRuns []getRun     // by destination pid: the last get packed for it (joinGet)
 	lent    []memRange   // sources of replies sent by reference (serveGet), until phase B
-	found   []foundSlot  // by pid: the last slot found there (bufferedTarget)
-	direct  directState  // direct.go
+	// the replies of a sync: the last get written, whether one came after
+	// a later get's (noteReplyOrder), and by get when they are written
+	// again in order (writeRepliesInOrder)
+	replyLast        int
+	repliesUnordered bool
+	replyData        [][]byte
+	found            []foundSlot // by pid: the last slot found there (bufferedTarget)
+	direct           directState // direct.go
 	// by [write][slot]: the pages of this core's copy of the variable in
 	// that slot found readable (writable) in a superstep (variableGood)
 	goodPages [2][]goodPages
@@ -618,16 +624,69 @@ func copyWords(data []byte, p unsafe.Pointer, n int) {
 
 // completeGet writes a reply to the destination of its get (phase B).
 func (c *Core) completeGet(_ int, r record) {
+	c.noteReplyOrder(int(r.a))
 	g := c.comm.gets[r.a]
 	copy(bytesAt(g.dst, g.nbytes), r.data)
+}
+
+// Replies are written by source, and a source's in the order of issue;
+// where a later get of another source was issued earlier, the sync writes
+// them all again in the order of issue (writeRepliesInOrder): destinations
+// may overlap, and the get issued last wins, as in one process's direct
+// gets. Writing every reply again leaves each byte as its last get in
+// issue order has it, whatever was written first.
+
+// noteReplyOrder notes the reply to get num, written after those noted
+// before it in this sync.
+func (c *Core) noteReplyOrder(num int) {
+	if num < c.comm.replyLast {
+		c.comm.repliesUnordered = true
+	}
+	c.comm.replyLast = num
+}
+
+// writeRepliesInOrder writes the replies in lane's blocks again, in the
+// order of their gets, when they came out of order (deliver).
+func (c *Core) writeRepliesInOrder(lane Lane) {
+	cs := &c.comm
+	unordered := cs.repliesUnordered
+	cs.replyLast, cs.repliesUnordered = 0, false
+	if lane != laneReplies || !unordered {
+		return
+	}
+	byGet := cs.replyData[:0]
+	for range cs.gets {
+		byGet = append(byGet, nil)
+	}
+	t := c.m.comm.transport
+	for src := range c.m.cores {
+		if blk := t.In(lane, src, c.pid); blk != nil && blk.used > 0 {
+			blk.each(func(r record) {
+				if r.kind == kindGetReply {
+					byGet[r.a] = r.data
+				}
+			})
+		}
+	}
+	for num, data := range byGet {
+		if data != nil {
+			copy(bytesAt(cs.gets[num].dst, cs.gets[num].nbytes), data)
+		}
+	}
+	clear(byGet)
+	cs.replyData = byGet
 }
 
 // completeGets is completeGet for each record of a block of replies.
 func (c *Core) completeGets(b *Block) {
 	gets := c.comm.gets
 	mem := b.mem[:b.used]
+	if len(mem) > 0 {
+		c.noteReplyOrder(int(binary.LittleEndian.Uint32(mem[4:]))) // the block's first: a source's are in order
+	}
 	for len(mem) > 0 {
-		g := gets[binary.LittleEndian.Uint32(mem[4:])]
+		num := binary.LittleEndian.Uint32(mem[4:])
+		g := gets[num]
 		n := int(binary.LittleEndian.Uint32(mem[12:]))
 		data := mem[recHeader : recHeader+n]
 		mem = mem[recordSize(n):]
@@ -639,6 +698,7 @@ func (c *Core) completeGets(b *Block) {
 		default:
 			copy(bytesAt(g.dst, g.nbytes), data)
 		}
+		c.comm.replyLast = int(num)
 	}
 }
 

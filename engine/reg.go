@@ -36,6 +36,11 @@ type regTable struct {
 	last     lookupCache
 	pushes   []registration // made in this superstep
 	pops     []int          // this superstep's pops in call order, as pop targets (below)
+	// the targets in pops, and how many are popNull: a pop looks there, not
+	// through pops (n pops in a superstep took n^2/2 looks); valid while
+	// pops is not empty (PopReg starts them again with the superstep's first)
+	popped   map[int]struct{}
+	nullPops int
 }
 
 // A pop target is what one bsp_pop_reg names: a slot in force (>= 0); the
@@ -101,11 +106,23 @@ func (c *Core) PopReg(addr unsafe.Pointer) *Error {
 		c.publishRegs()
 		return nil
 	}
+	if len(cs.pops) == 0 {
+		if cs.popped == nil {
+			cs.popped = map[int]struct{}{}
+		}
+		clear(cs.popped)
+		cs.nullPops = 0
+	}
 	target, err := c.popTarget(addr)
 	if err != nil {
 		return err
 	}
 	cs.pops = append(cs.pops, target)
+	if target == popNull {
+		cs.nullPops++
+	} else {
+		cs.popped[target] = struct{}{}
+	}
 	return nil
 }
 
@@ -120,7 +137,7 @@ func (c *Core) popTarget(addr unsafe.Pointer) (int, *Error) {
 	if addr == nil && lenient {
 		return popNull, nil
 	}
-	taken := func(t int) bool { return slices.Contains(cs.pops, t) }
+	taken := func(t int) bool { _, ok := cs.popped[t]; return ok }
 	pushed := 0
 	for j := len(cs.pushes) - 1; j >= 0; j-- {
 		if cs.pushes[j].addr != addr {
@@ -133,11 +150,7 @@ func (c *Core) popTarget(addr unsafe.Pointer) (int, *Error) {
 	}
 	skip := 0 // strict: the earlier pops of NULL took the newest NULL registrations
 	if addr == nil {
-		for _, t := range cs.pops {
-			if t == popNull {
-				skip++
-			}
-		}
+		skip = cs.nullPops
 	}
 	stack := cs.byAddr[addr]
 	for i := len(stack) - 1; i >= 0; i-- {

@@ -375,6 +375,7 @@ func (c *Core) deliver(lane Lane) {
 			blk.each(func(r record) { handlers[r.kind](c, src, r) })
 		}
 	}
+	c.writeRepliesInOrder(lane)
 	t.Done(lane, c.pid)
 }
 

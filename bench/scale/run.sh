@@ -9,9 +9,11 @@
 #            smallest block: a message of MPI per 64 bytes) and the default
 #   block:   the same layouts, each core putting one block of n ints into
 #            the next core (over 32 KiB: a payload sent apart)
+#   regs:    4 cores in one process, each registering n variables and
+#            withdrawing them in the order made, a sync after each
 #
 #   bench/scale/run.sh          (after make lib; `make bench-scale`)
-#   N_DECL=1000 N_MSGS=10000 N_BLOCK=16384 ROUNDS=3
+#   N_DECL=1000 N_MSGS=10000 N_BLOCK=16384 N_REGS=2000 ROUNDS=3
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -36,6 +38,10 @@ nd=${N_DECL:-1000}
 a=$(per_item "$bin/scale" 4 declare "$nd")
 b=$(per_item "$bin/scale" 4 declare $((16 * nd)))
 line "LQCD declarations, 4 cores" "$nd" "$a" "$b"
+nr=${N_REGS:-2000}
+a=$(per_item "$bin/scale" 4 regs "$nr")
+b=$(per_item "$bin/scale" 4 regs $((16 * nr)))
+line "registrations, 4 cores" "$nr" "$a" "$b"
 if ! command -v mpirun >/dev/null; then
     echo "bench-scale: messages SKIPPED: mpirun not found (apt-get install openmpi-bin)"
     exit 0

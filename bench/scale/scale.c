@@ -10,6 +10,9 @@
  *               superstep (under mpirun, half of them cross ranks)
  *   block N     each core puts a block of N ints (bsp_put) into the next
  *               core's registered array in one superstep: the time per int
+ *   regs N      each core registers N variables (bsp_push_reg), syncs,
+ *               withdraws them in the order made (bsp_pop_reg), syncs: the
+ *               time per registration
  *
  * pid 0 prints
  *     RESULT <mode> N T_per_item_us
@@ -94,6 +97,23 @@ static void block(void)
     free(dst);
 }
 
+static void regs(void)
+{
+    char *vars = malloc((size_t)N);
+    bsp_sync();
+    double t0 = bsp_time();
+    for (int i = 0; i < N; i++)
+        bsp_push_reg(vars + i, 1);
+    bsp_sync();
+    for (int i = 0; i < N; i++)
+        bsp_pop_reg(vars + i);
+    bsp_sync();
+    double t = bsp_time() - t0;
+    if (bsp_pid() == 0)
+        printf("RESULT regs %d %.4f\n", N, t * 1e6 / N);
+    free(vars);
+}
+
 static void spmd(void)
 {
     bsp_begin(P);
@@ -101,6 +121,8 @@ static void spmd(void)
         declare();
     else if (!strcmp(mode, "msgs"))
         msgs();
+    else if (!strcmp(mode, "regs"))
+        regs();
     else
         block();
     bsp_end();
@@ -115,8 +137,8 @@ int main(int argc, char **argv)
         mode = argv[2];
     if (argc > 3)
         N = atoi(argv[3]);
-    if (P < 2 || N < 1 || (strcmp(mode, "declare") && strcmp(mode, "msgs") && strcmp(mode, "block"))) {
-        fprintf(stderr, "usage: %s P declare|msgs|block N\n", argv[0]);
+    if (P < 2 || N < 1 || (strcmp(mode, "declare") && strcmp(mode, "msgs") && strcmp(mode, "block") && strcmp(mode, "regs"))) {
+        fprintf(stderr, "usage: %s P declare|msgs|block|regs N\n", argv[0]);
         return 2;
     }
     bsp_init(spmd, argc, argv);

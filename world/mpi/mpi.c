@@ -566,6 +566,20 @@ void mpiw_section_end(void)
     memset(&X, 0, sizeof X);
 }
 
+/* Called from a signal handler (no allocation, no lock): the section's
+ * other ranks are told, as by mpiw_end_announce, and this one finalizes
+ * with them before it dies by its signal, so that none of them sees it
+ * vanish in a round (over TCP each printed "An MPI communication peer
+ * process has unexpectedly disconnected"). */
+void mpiw_end_crashed(int code)
+{
+    if (!M.lib || M.finalized || X.ranks < 2)
+        return;
+    mpiw_end_announce(X.ranks, code);
+    M.finalized = 1;
+    M.finalize();
+}
+
 int mpiw_section(int ranks, int32_t *const *flags, int nflags)
 {
     mpiw_section_end();

@@ -86,6 +86,9 @@ int mpiw_next_arrival(void);
  * mpiw_on_end, called from the waits); then every rank finalizes, and the
  * deciding rank exits with code, the others with 0. */
 void mpiw_end_announce(int ranks, int code);
+/* A rank whose core crashed ends the job so, from its signal handler,
+ * within its section (code: the job's status to be). */
+void mpiw_end_crashed(int code);
 /* 1 once another rank announced the end (any thread). */
 int mpiw_end_arrived(void);
 void mpiw_on_end(void (*hook)(void));

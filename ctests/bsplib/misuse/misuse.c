@@ -5,6 +5,8 @@
  */
 #include <bsp.h>
 #include <lqcd_msg.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,16 @@ static int x, y;
  * memory is (wild) or a number below 4096 (low), and core 1 then makes
  * request OP of 16 bytes at offset 8 of core 2's copy; or (getdst) gets x
  * of core 2 into that address. */
+/* stack_overflow: a recursion that no core's stack holds */
+static volatile int deepest = 1 << 30;
+
+static int recurse(int depth)
+{
+    volatile char frame[4096];
+    frame[0] = (char)depth;
+    return depth >= deepest ? 0 : recurse(depth + 1) + frame[0];
+}
+
 static void *wild_variable(void)
 {
     if (strncmp(which, "wild_", 5) == 0)
@@ -229,6 +241,15 @@ static void spmd(void)
         *(volatile int *)(uintptr_t)8 = 1;
     if ((is("abort_libc") || is("abort_libc_strict")) && s == 2)
         abort();
+    if (is("stack_overflow") && s == 3)
+        printf("%d\n", recurse(0));
+    if (is("raise_term") && s == 2)
+        raise(SIGTERM);
+    if (is("raise_usr1_strict") && s == 2)
+        raise(SIGUSR1);
+    if ((is("pthread_exit") || is("pthread_exit_strict")) && s == 2)
+        pthread_exit(NULL); /* the other cores wait in bsp_sync for it (not pid 0: the main thread's
+                               exit, on a coroutine's or its own storage, is not seen; EBSP_TIMEOUT ends it) */
     if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
         ((void (*)(void))(uintptr_t)0x5000)();
     if (bad_source() && s == 1)
