@@ -175,7 +175,7 @@ static ALWAYS_INLINE int wire_put_fast(struct ebsp_core *self, int pid, const vo
 {
     int32_t stamp = superstep_stamp(self);
     if (!src || self->wire.stamp != stamp || self->wire_var != dst || self->wire_var_stamp != stamp ||
-        (unsigned)pid >= (unsigned)ebsp_active_nprocs || offset < 0 || nbytes < 0 || self->wire_to[pid].stamp != stamp ||
+        (unsigned)pid >= (unsigned)self->section->nprocs || offset < 0 || nbytes < 0 || self->wire_to[pid].stamp != stamp ||
         (int64_t)offset + nbytes > self->wire_bound[pid] || self->wire_to[pid].refs_pending)
         return 0;
     struct ebsp_dlog *d = &self->wire_to[pid];
@@ -221,7 +221,7 @@ static ALWAYS_INLINE int send_entry_fill(struct send_entry *e, int tag_len, cons
  * else NULL. */
 static inline struct ebsp_dlog *direct_send_log(struct ebsp_core *self, int pid, int32_t stamp)
 {
-    if (self->sends.stamp != stamp || !self->send_to[1] || pid < 0 || pid >= ebsp_active_nprocs)
+    if (self->sends.stamp != stamp || !self->send_to[1] || pid < 0 || pid >= self->section->nprocs)
         return NULL;
     struct ebsp_dlog *d = &self->send_to[(stamp - 1) & 1][pid];
     return d->stamp == stamp ? d : NULL;
@@ -260,7 +260,7 @@ static ALWAYS_INLINE int wire_fill_message(struct ebsp_dlog *d, struct engine_re
 static ALWAYS_INLINE int wire_send_fast(struct ebsp_core *self, int pid, const void *tag, const void *payload, int nbytes)
 {
     int tag_len = self->tagsize;
-    if (self->wire.stamp != superstep_stamp(self) || (unsigned)pid >= (unsigned)ebsp_active_nprocs ||
+    if (self->wire.stamp != superstep_stamp(self) || (unsigned)pid >= (unsigned)self->section->nprocs ||
         !send_is_plain(tag_len, tag, payload, nbytes) || !self->wire_to || self->wire_to[pid].stamp != self->wire.stamp ||
         self->wire_to[pid].refs_pending)
         return 0;

@@ -113,7 +113,9 @@ static inline struct sched_run *current_run(void)
     return r ? r : &outer_run;
 }
 
-/* The calling thread's run: every function below acts on it. */
+/* The calling thread's run: every function below acts on it. Each `run.`
+ * is a look at thread-local storage, which an atomic before it makes the
+ * compiler repeat: the barrier's functions look once (r). */
 #define run (*current_run())
 
 /* The run's core i. */
@@ -142,27 +144,29 @@ enum { SHORT_WAIT_NS = 60000 };
  * sees the sleeper. */
 static void release_gen(void)
 {
-    atomic_fetch_add(&run.gen, 1);
-    if (atomic_load(&run.sleepers) > 0)
-        futex_wake(&run.gen, INT_MAX);
-    if (run.coro)
+    struct sched_run *const r = current_run();
+    atomic_fetch_add(&r->gen, 1);
+    if (atomic_load(&r->sleepers) > 0)
+        futex_wake(&r->gen, INT_MAX);
+    if (r->coro)
         coro_kick();
 }
 
 /* Waits until the barrier generation moves on from gen. */
 static void wait_gen(unsigned gen)
 {
-    if (run.coro && coro_current()) {
-        coro_park(&run.gen, gen);
+    struct sched_run *const r = current_run();
+    if (r->coro && coro_current()) {
+        coro_park(&r->gen, gen);
         return;
     }
-    for (int i = 0; atomic_load(&run.gen) == gen; i++) {
-        if (i < run.spin_yields) {
+    for (int i = 0; atomic_load(&r->gen) == gen; i++) {
+        if (i < r->spin_yields) {
             sched_yield();
         } else {
-            atomic_fetch_add(&run.sleepers, 1);
-            futex_wait(&run.gen, gen);
-            atomic_fetch_sub(&run.sleepers, 1);
+            atomic_fetch_add(&r->sleepers, 1);
+            futex_wait(&r->gen, gen);
+            atomic_fetch_sub(&r->sleepers, 1);
         }
     }
 }
@@ -362,11 +366,12 @@ void sched_progress(void)
  * round, which finds the kinds of the round's arrivals in *kinds. */
 static int count_in(struct sched_core *self, int kind, unsigned *kinds)
 {
-    if (run.n == 1) { /* alone: a round of one (no atomics, a sixth of an empty sync across 2 ranks) */
+    struct sched_run *const r = current_run();
+    if (r->n == 1) { /* alone: a round of one (no atomics, a sixth of an empty sync across 2 ranks) */
         *kinds = kind >= 0 ? 1u << kind : 0;
         return 1;
     }
-    struct group *g = &run.groups[self->group];
+    struct group *g = &r->groups[self->group];
     /* A bit set already needs no locked instruction: the round's last
      * core clears them before it releases the round, so one seen here is
      * this round's. */
@@ -377,11 +382,11 @@ static int count_in(struct sched_core *self, int kind, unsigned *kinds)
     unsigned k = atomic_exchange(&g->kinds, 0);
     atomic_store(&g->settled, 0);
     if (k)
-        atomic_fetch_or(&run.all.kinds, k);
-    if (atomic_fetch_add(&run.all.settled, g->size) + g->size != run.n)
+        atomic_fetch_or(&r->all.kinds, k);
+    if (atomic_fetch_add(&r->all.settled, g->size) + g->size != r->n)
         return 0;
-    *kinds = atomic_exchange(&run.all.kinds, 0);
-    atomic_store(&run.all.settled, 0);
+    *kinds = atomic_exchange(&r->all.kinds, 0);
+    atomic_store(&r->all.settled, 0);
     return 1;
 }
 
@@ -427,15 +432,16 @@ static void stall(int kind)
  * self is the caller's core. */
 static int arrive(struct sched_core *self, int kind, int release_now, int world)
 {
+    struct sched_run *const r = current_run();
     hooks_settle(self); /* e.g. the core's transfers land before anyone passes the barrier */
-    if (atomic_load(&run.stopped))
+    if (atomic_load(&r->stopped))
         return -1;
     self->where = kind;
     count_arrival(self); /* before the round can end: a released core never has more */
-    unsigned gen = atomic_load(&run.gen), kinds;
+    unsigned gen = atomic_load(&r->gen), kinds;
     if (count_in(self, kind, &kinds)) {
         /* some cores left the run and all the others wait: nobody can progress */
-        if (atomic_load(&run.finished) > 0) {
+        if (atomic_load(&r->finished) > 0) {
             stall(kind);
             return -1;
         }
@@ -445,7 +451,7 @@ static int arrive(struct sched_core *self, int kind, int release_now, int world)
             return -1;
         }
         /* a world of several processes completes the round with them */
-        if (world && !run.nested && hooks_round(kind) != 0) {
+        if (world && !r->nested && hooks_round(kind) != 0) {
             sched_stop();
             return -1;
         }
@@ -454,7 +460,7 @@ static int arrive(struct sched_core *self, int kind, int release_now, int world)
         return 1;
     }
     wait_gen(gen);
-    return atomic_load(&run.stopped) ? -1 : 0;
+    return atomic_load(&r->stopped) ? -1 : 0;
 }
 
 static int barrier(int kind, int world)

@@ -42,17 +42,17 @@ unsigned int ebsp_raw_time(void)
     return (unsigned int)(elapsed * EPIPHANY_CLOCK_MHZ / 1000u);
 }
 
-static int flagged(int32_t *flags, int32_t s)
+static int flagged(const int32_t *flags, int32_t s)
 {
     return atomic_load((_Atomic int32_t *)&flags[s & 1]) == s + 1;
 }
 
-/* The engine's plan of a sync in superstep s in which nobody communicated
- * but by direct requests (engine_direct_plan: which steps the direct gets
- * and puts take). */
-static const struct engine_plan_step *direct_plan(int32_t s)
+/* The engine's plan of a sync of section in superstep s in which nobody
+ * communicated but by direct requests (engine_direct_plan: which steps the
+ * direct gets and puts take). */
+static const struct engine_plan_step *direct_plan(const struct ebsp_section *section, int32_t s)
 {
-    int f = (flagged(ebsp_get_flags, s) ? PLAN_GETS : 0) | (flagged(ebsp_put_flags, s) ? PLAN_PUTS : 0);
+    int f = (flagged(section->get_flags, s) ? PLAN_GETS : 0) | (flagged(section->put_flags, s) ? PLAN_PUTS : 0);
     return engine_direct_plan[f];
 }
 
@@ -107,8 +107,8 @@ void bsp_sync(void)
     int engine = atomic_load((_Atomic int32_t *)&self->sync_pending) != 0;
     int step = engine ? goSyncStep(self->pid, STEP_FINISH) : STEP_PHASE_A;
     if (step > 0 && sched_barrier(WHERE_SYNC) == 0) {
-        if (!engine && !flagged(ebsp_sync_flags, s)) {
-            const struct engine_plan_step *plan = direct_plan(s);
+        if (!engine && !flagged(self->section->sync_flags, s)) {
+            const struct engine_plan_step *plan = direct_plan(self->section, s);
             while ((step = run_plan_step(plan, step)) > 0 && step_barrier(step) == 0)
                 ;
         } else {
