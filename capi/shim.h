@@ -497,6 +497,18 @@ static inline int user_pointer_refused(int pid, const char *call, const char *wh
     goBadUserMemory(pid, (char *)call, (char *)what, (uintptr_t)p, n, 0, write);
     return 1;
 }
+/* Whether the n bytes at p cannot all be read (write: written), small or
+ * not mapped so; then reported as above and the call must not go on. */
+static inline int user_memory_refused(int pid, const char *call, const char *what, const void *p, size_t n, int write)
+{
+    if (user_pointer_refused(pid, call, what, p, n, write))
+        return 1;
+    size_t good = user_memory_good(p, n, write);
+    if (good >= n)
+        return 0;
+    goBadUserMemory(pid, (char *)call, (char *)what, (uintptr_t)p, n, good, write);
+    return 1;
+}
 extern void goEndCallback(int running);
 
 /* ---- the MPI world (world.c, world.go) ---- */

@@ -176,6 +176,9 @@ ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
 	{name: "tagsize_null", exit: 1, stderr: `
 $03: BSP ERROR: bsp_set_tagsize: the tag size pointer is NULL (superstep 1)
 ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
+	{name: "tagsize_wild", exit: 1, stderr: `
+$03: BSP ERROR: bsp_set_tagsize: cannot write 8 bytes to the tag size at 0x7f0000001000: no writable memory there (superstep 1)
+ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
 	// the message calls' arguments
 	{name: "get_tag_status_null", exit: 1, stderr: `
 $01: BSP ERROR: bsp_get_tag: the status pointer is NULL (superstep 1)

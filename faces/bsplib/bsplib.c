@@ -662,6 +662,10 @@ void bsplib_set_tagsize(size_t *size)
         bl_misuse(self, "bsp_set_tagsize", "the tag size pointer is NULL");
         return;
     }
+    if (user_memory_refused(self->pid, "bsp_set_tagsize", "the tag size", size, sizeof *size, 1)) {
+        sched_leave_if_stopped();
+        return;
+    }
     if (bl_int(self, "bsp_set_tagsize", "tag size", *size, &n)) {
         bsp_set_tagsize(&n);
         *size = (size_t)n;

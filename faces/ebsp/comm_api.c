@@ -295,7 +295,7 @@ void bsp_set_tagsize(int *tag_bytes)
 {
     tag_bytes = core_pointer(ebsp_self, tag_bytes);
     struct ebsp_core *self = active_core();
-    if (self && tag_bytes)
+    if (self && tag_bytes && !user_memory_refused(self->pid, "bsp_set_tagsize", "the tag size", tag_bytes, sizeof *tag_bytes, 1))
         *tag_bytes = goSetTagsize(self->pid, *tag_bytes);
     sched_leave_if_stopped();
 }

@@ -92,11 +92,7 @@ int ebsp_spmd(void)
  * written (write) or read; if not, that is reported on stderr. */
 static int host_memory_ok(const char *call, const char *what, const void *p, size_t n, int write)
 {
-    size_t good = user_memory_good(p, n, write);
-    if (good >= n)
-        return 1;
-    goBadUserMemory(-1, (char *)call, (char *)what, (uintptr_t)p, n, good, write);
-    return 0;
+    return !user_memory_refused(-1, call, what, p, n, write);
 }
 
 /* The value of a small pointer that Go gets as NULL, for its report. */

@@ -193,6 +193,8 @@ static void spmd(void)
     }
     if (is("tagsize_null") && s == 3)
         bsp_set_tagsize(NULL);
+    if (is("tagsize_wild") && s == 3)
+        bsp_set_tagsize((size_t *)WILD_PAGE);
     if (is("abort") && s == 2)
         bsp_abort("core %u gives up: %d\n", (unsigned)s, 42);
     if (is("abort_pid0") && s == 0)
