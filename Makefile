@@ -142,15 +142,16 @@ stress: lib
 # ends of a job of TestMPIEndStress (bsp_abort, exit, deadlock, an EBSP
 # host refused) STRESS_RUNS times each: hangs, mpirun crashes, stray lines.
 # The MPI tests that make test runs in one layout per case (the conform_*
-# and example_* programs, the misuse cases, ranks ending early) run once in
-# every layout (EBSP_CTEST_LAYOUTS=all).
+# and example_* programs, the misuse cases, ranks ending early, the ends of
+# a job, wild registrations at one check level) run once in every layout
+# (EBSP_CTEST_LAYOUTS=all).
 stress-mpi: lib
 	@command -v mpirun >/dev/null 2>&1 || echo "stress-mpi: SKIPPED: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
-	cd ctests && EBSP_CTEST_LAYOUTS=all EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^(TestMPI(End|SendOrder)?Stress|TestMPIQMPPrograms|TestMPILqcdDeadlock|TestBSPlibUnderMPI|TestMPIMisuse|TestMPIRanksEndEarly)$$' | grep -v '^=== RUN'
+	cd ctests && EBSP_CTEST_LAYOUTS=all EBSP_CTEST_REPEAT=$(STRESS_RUNS) $(GO) test -count=1 -timeout 0 -v -run '^(TestMPI(End|SendOrder)?Stress|TestMPIQMPPrograms|TestMPILqcdDeadlock|TestBSPlibUnderMPI|TestMPIMisuse|TestMPIRanksEndEarly|TestMPIJobEnds|TestMPIWildRegistration)$$' | grep -v '^=== RUN'
 
 # make stress, short: part of make test.
 test-stress: lib
-	$(MAKE) -s stress STRESS_RUNS=10
+	$(MAKE) -s stress STRESS_RUNS=5
 
 # The C shim on its own, strict: C99 with every warning an error.
 test-shim:

@@ -37,10 +37,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -424,7 +426,9 @@ func jobEnds() []jobEnd {
 	}
 }
 
-// A job ends one way: bsp_abort on the last rank (its message once, the
+// Under make test each way of ending runs in one of its layouts, in turn
+// (someLayouts); make stress-mpi's TestMPIEndStress runs them all. A job
+// ends one way: bsp_abort on the last rank (its message once, the
 // job's status 1 with mpirun's banner naming that rank, no other line),
 // exit(3) inside the section (status 3), rank 0 ending before the section
 // while the other ranks wait in theirs (main-abort, main-exit), cores
@@ -434,8 +438,18 @@ func jobEnds() []jobEnd {
 func TestMPIJobEnds(t *testing.T) {
 	needMPI(t)
 	bin := buildStop(t)
+	var hows []string
+	layouts := map[string][]jobEnd{}
 	for _, e := range jobEnds() {
-		t.Run(e.how+"/"+e.l.name, func(t *testing.T) { expectEnd(t, bin, e) })
+		if layouts[e.how] == nil {
+			hows = append(hows, e.how)
+		}
+		layouts[e.how] = append(layouts[e.how], e)
+	}
+	for i, how := range hows {
+		for _, e := range someLayouts(i, layouts[how]) {
+			t.Run(e.how+"/"+e.l.name, func(t *testing.T) { expectEnd(t, bin, e) })
+		}
 	}
 }
 
@@ -644,8 +658,9 @@ func TestMPIWildRegistration(t *testing.T) {
 		"low_hpput":  "$02: BSP ERROR: bsp_put: cannot write 16 bytes to core 02's copy of the registered variable at 0x18: no writable memory there (a request of core 01) (superstep 1)",
 		"wild_hpget": "$02: BSP ERROR: bsp_get: cannot read 16 bytes of core 02's copy of the registered variable at 0x7f0000001008: no readable memory there (a request of core 01) (superstep 1)",
 	}
-	for name, line := range want {
-		for _, level := range []string{"board", "strict"} {
+	for i, name := range slices.Sorted(maps.Keys(want)) {
+		line := want[name]
+		for _, level := range someLayouts(i, []string{"board", "strict"}) {
 			l := mpiLayout{name: "2x2", ranks: 2, cores: 2}
 			t.Run(name+"/"+level, func(t *testing.T) {
 				args := mpirunArgs(l, []string{"EBSP_CHECKS=" + level}, bin, name)
