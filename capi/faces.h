@@ -14,7 +14,7 @@
 #ifndef EBSP_FACES_H
 #define EBSP_FACES_H
 
-#include "shim.h"
+#include "core.h"
 #include "comm.h"
 #include "direct.h"
 #include "mem.h"

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shim.h"
+#include "core.h"
 #include "engine_defs.h"
 
 /* Each returns 1 when the request is in the log, 0 when it must go to the
