@@ -1,5 +1,5 @@
 /*
- * The table of a run's cores (shim.h, struct ebsp_core): made in C, so
+ * The table of a run's cores (core.h, struct ebsp_core; shim.h, struct core_own): made in C, so
  * that Go never owns memory the cores use, and handed to the scheduler as
  * its cores (cores_run, cores_start). Also the engine's report of a
  * stalled run, hooked into the scheduler.
