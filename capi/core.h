@@ -116,6 +116,8 @@ struct ebsp_core {
     int32_t tagsize;         /* tag size of this superstep; the engine's value (engine.Core) */
     void *dma_slot;          /* the core's DMA engine state (emesh.DMASlot), settled at barriers (faces/ebsp/mem.c) */
     struct ebsp_msgq queue;   /* messages sent to this core (engine.Mirror.Queue) */
+    struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
+                                 the last drain into the engine (reqlog.c) */
     struct ebsp_dlog puts, gets; /* direct puts and gets (direct.c) */
     struct ebsp_dlog sends;      /* direct sends: the engine's leave and the budget (direct.c) */
     struct ebsp_dlog *send_to[2]; /* [superstep % 2][pid]: messages sent to pid in that

@@ -31,7 +31,7 @@ static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 void reqlog_drain(struct ebsp_core *self)
 {
-    struct ebsp_bytes *log = &self->own->reqlog;
+    struct ebsp_bytes *log = &self->reqlog;
     if (log->used == 0)
         return;
     if (!sched_stopped()) {
@@ -47,7 +47,7 @@ void reqlog_drain(struct ebsp_core *self)
 /* Makes room for size more bytes: drains a full log, else grows it. */
 __attribute__((noinline)) static int make_room(struct ebsp_core *self, size_t size)
 {
-    struct ebsp_bytes *log = &self->own->reqlog;
+    struct ebsp_bytes *log = &self->reqlog;
     if (log->used > 0 && log->used + size > DRAIN_AT) {
         reqlog_drain(self);
         if (sched_stopped())
@@ -96,14 +96,14 @@ int bytes_reserve(struct ebsp_bytes *b, size_t size)
  * which reports it. */
 static int undo_append(struct ebsp_core *self, size_t inline_bytes)
 {
-    self->own->reqlog.used -= sizeof(struct reqlog_entry) + pad8(inline_bytes);
+    self->reqlog.used -= sizeof(struct reqlog_entry) + pad8(inline_bytes);
     return 0;
 }
 
 /* A new entry with room for inline bytes after it, or NULL. */
 static inline struct reqlog_entry *append(struct ebsp_core *self, uint32_t kind, size_t inline_bytes)
 {
-    struct ebsp_bytes *log = &self->own->reqlog;
+    struct ebsp_bytes *log = &self->reqlog;
     size_t size = sizeof(struct reqlog_entry) + pad8(inline_bytes);
     if (log->used + size > log->cap && !make_room(self, size))
         return NULL;
@@ -196,7 +196,7 @@ int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
 void reqlog_free_all(struct ebsp_core *cores, int n)
 {
     for (int i = 0; i < n; i++) {
-        free(cores[i].own->reqlog.buf);
-        cores[i].own->reqlog = (struct ebsp_bytes){0};
+        free(cores[i].reqlog.buf);
+        cores[i].reqlog = (struct ebsp_bytes){0};
     }
 }

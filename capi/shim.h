@@ -1,7 +1,7 @@
 /*
  * capi's own interface, beside what it gives the faces (core.h): the
  * part of a core that is capi's alone (struct core_own: the C library's
- * state, the request log, statistics), making the cores, kernel loading,
+ * state, statistics, the direct mode), making the cores, kernel loading,
  * faults, the MPI world's rounds and the Go entry points only capi calls.
  * No face includes it (gotests/layers_test.go).
  */
@@ -84,8 +84,6 @@ extern void goWorldFinalize(int status);
  * core (cores_alloc). */
 struct core_own {
     int32_t direct_mode;     /* what the C path may do on its own: DIRECT_MODE_* (engine.Mirror.DirectMode) */
-    struct ebsp_bytes reqlog; /* bsp_put, bsp_get and bsp_send recorded in C since
-                                 the last drain into the engine (reqlog.c) */
     struct wire_ref *wire_refs; /* large hpputs to other processes in this superstep (refs_stamp) */
     int32_t nrefs, refs_cap, refs_stamp;
     struct ebsp_tally *tally;  /* [pid]: direct requests counted for EBSP_STATS, or NULL */

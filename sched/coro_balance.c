@@ -222,10 +222,7 @@ void *monitor_main(void *arg)
         if (atomic_load(&co.timed) > 0)
             coro_wake_parked(); /* their callers look at the clock */
         /* cores woken while their worker runs on: visible to the others */
-        int woken = 0;
-        for (int i = 0; i < co.base_workers; i++)
-            woken += unpark(&co.workers[i].q);
-        if (woken)
+        if (unpark_all())
             kick(INT_MAX);
     }
     return NULL;

@@ -6,6 +6,7 @@
  * worker's next core) when it yields, parks or finishes.
  */
 #define _GNU_SOURCE
+#define CORO_STATE_HERE
 #include "coro_internal.h"
 
 #include <limits.h>
@@ -30,6 +31,8 @@ enum { IDLE_SPIN_NS = 50000, IDLE_YIELDS = 4 };
 /* How long a worker may run one core before the others take from its queue. */
 enum { STEAL_AFTER_NS = 2000 };
 
+struct coro_sched *const coro_state = &co;
+
 /* Worker context only: on a core, the thread pointer is the core's. */
 __thread struct worker *this_worker;
 /* The core's own coroutine, in its own TLS: set by its donor (or, for an
@@ -43,18 +46,6 @@ int queued_total(void)
     for (int i = 0; i < co.base_workers; i++)
         n += atomic_load(&co.workers[i].q.queued);
     return n;
-}
-
-/* Tells idle workers that cores were queued. The queue's count was raised
- * before (a sequentially consistent read-modify-write), and an idle worker
- * counts itself idle before it looks at the counts: one of the two sees the
- * other. */
-void kick(int count)
-{
-    if (atomic_load(&co.idle) > 0) {
-        atomic_fetch_add(&co.qseq, 1);
-        futex_wake(&co.qseq, count);
-    }
 }
 
 /* Every first worker runs cores again. The word changes, so a worker about
@@ -109,7 +100,7 @@ static int watch_moved(struct queue *q)
  * of coro_park, once their word changed. Whoever looks first does the
  * work: its worker when it next picks a core, a thief, or the monitor.
  * Returns how many moved. */
-int unpark(struct queue *q)
+static int unpark(struct queue *q)
 {
     unsigned wakes = atomic_load(&co.wakes), pokes = atomic_load(&q->pokes);
     if (atomic_load(&q->wakes_seen) == wakes && atomic_load(&q->pokes_seen) == pokes && !watch_moved(q))
@@ -393,7 +384,7 @@ static struct worker *current_worker(void)
 
 /* After a switch into a core: the core that handed its worker over to
  * this one is settled now that nothing runs on its stack. */
-void settle_handed(void)
+static void settle_handed(void)
 {
     struct worker *w = current_worker();
     struct coro *c = w ? w->handed : NULL;
@@ -419,7 +410,7 @@ static struct coro *hand_over(struct worker *w)
 
 /* Switches from the calling core to the next one of its worker, or back
  * to the worker. */
-void back_to_worker(struct coro *c, int action)
+static void back_to_worker(struct coro *c, int action)
 {
     c->action = action;
     struct worker *w = c->worker;
@@ -433,12 +424,6 @@ void back_to_worker(struct coro *c, int action)
         ebsp_coro_switch(&c->sp, w->sp);
     }
     settle_handed();
-}
-
-struct coro *current_coro(void)
-{
-    struct coro *c = this_coro;
-    return c && c->worker ? c : NULL;
 }
 
 int coro_current(void)
@@ -525,6 +510,27 @@ void coro_entry(struct coro *c)
     co.run_core(c->core);
     back_to_worker(c, CO_DONE);
     __builtin_unreachable();
+}
+
+/* Out of line, for the other files: they run once per run or per tick,
+ * while the calls above stay inline on the switches. */
+
+void settle_after_switch(void)
+{
+    settle_handed();
+}
+
+void switch_away(struct coro *c, int action)
+{
+    back_to_worker(c, action);
+}
+
+int unpark_all(void)
+{
+    int woken = 0;
+    for (int i = 0; i < co.base_workers; i++)
+        woken += unpark(&co.workers[i].q);
+    return woken;
 }
 
 #endif /* CORO_SUPPORTED */

@@ -79,8 +79,6 @@ void *sched_map_stacks(size_t bytes)
 
 #if CORO_SUPPORTED
 
-struct coro_sched co;
-
 /* Starts a worker in the lowest free slot. Called by coro_start and then
  * only by the monitor, so slots are never claimed twice. */
 int start_worker(void)
@@ -288,7 +286,7 @@ void coro_go(void)
     if (co.adopted) { /* core 0 goes on on a worker; handoff_main pushes it */
         co.adopter_slot = tls_slot_load(tls_pointer());
         ebsp_coro_switch(&co.coros[0].sp, co.handoff_sp);
-        settle_handed();
+        settle_after_switch();
     }
 }
 
@@ -305,7 +303,7 @@ void coro_unadopt(void)
     struct coro *c = current_coro();
     if (!co.adopted || c != &co.coros[0])
         return;
-    back_to_worker(c, CO_JOIN);
+    switch_away(c, CO_JOIN);
     /* back on the adopting thread: every other core finished */
     this_coro = NULL;
 }
@@ -315,7 +313,7 @@ void coro_leave(void)
     struct coro *c = current_coro();
     if (!co.adopted || c != &co.coros[0])
         return;
-    back_to_worker(c, CO_DONE);
+    switch_away(c, CO_DONE);
     __builtin_unreachable();
 }
 
