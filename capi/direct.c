@@ -205,6 +205,10 @@ static size_t write_get(void *entry)
     return nbytes;
 }
 
+/* A direct put's bytes into the target: the C path's one write of a put.
+ * The engine's records are written by engine/drma.go's writePut: their
+ * bytes are Go heap, which C is never handed, and this one runs in the
+ * direct sync, which makes no Go call (docs/design.md, the walk). */
 static size_t write_put(void *entry)
 {
     struct put_entry *e = entry;
