@@ -488,11 +488,16 @@ static void on_core_thread_exit(void *marker)
     struct ebsp_core *self = ebsp_self;
     if (self && self->sched.where != WHERE_RUNNING)
         return; /* a coroutine's storage, its core done */
-    if (!self && marker == &adopter_mark)
+    if (!self && marker == &adopter_mark && !host_activity)
         return;
     char line[240];
     int n;
-    if (self)
+    if (!self && host_activity) /* the host thread, in a callback the library runs (faults_host_call) */
+        n = snprintf(line, sizeof line,
+                     "ebsp: %s called pthread_exit, which ends the thread that runs the host: the run cannot go on "
+                     "(bsp_abort stops a run)\n",
+                     host_activity);
+    else if (self)
         n = snprintf(line, sizeof line,
                      "ebsp: core %02d called pthread_exit in superstep %d, which ends the thread it runs on: "
                      "the run cannot go on (cores are threads of the host program; bsp_abort stops a run)\n",
