@@ -6,7 +6,10 @@
  * when it is interrupted inside its own kernel code. And the check of
  * memory a program hands over (user_memory_good), whose faults the
  * handler catches; and a crash of the host inside a callback, or in
- * memory bsp_end released, reported like a core's.
+ * memory bsp_end released, reported like a core's. And the ends of a
+ * thread or of the process that a core may take without a word:
+ * pthread_exit (a thread-exit key), _exit, _Exit and quick_exit (their
+ * slots in the program and its kernels bound here).
  */
 #define _GNU_SOURCE
 #include "shim.h"
