@@ -39,6 +39,7 @@ struct ebsp_dlog {
     struct ebsp_bytes log;
     int64_t budget;
     int32_t stamp, counted;
+    int32_t closed; /* the superstep's stamp once the log takes no more requests in it (direct_get) */
     /* A wire log's run (direct.h, wire_extend): where its last record
      * starts, the log's length just after it (0: no run), and the slot and
      * offset a put must have to go on with it. */

@@ -20,6 +20,8 @@ static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
     int32_t now = superstep_stamp(self);
     if (log->stamp == now || log->counted == now)
         return 1;
+    if (log->closed == now)
+        return 0;
     int32_t mode = atomic_load_explicit((_Atomic int32_t *)&self->own->direct_mode, memory_order_relaxed);
     if (!(mode & (1 << kind)))
         return 0;
@@ -147,19 +149,32 @@ int direct_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
     return status;
 }
 
+/* A get the engine carries lands after the direct ones (the sync writes
+ * the log's destinations first, then the engine's replies): once one is
+ * the engine's, the core's later gets of the superstep are too, and all
+ * land in the order of issue. The log closes for the superstep; the next
+ * opens it again. */
+static int gets_to_engine(struct ebsp_core *self)
+{
+    struct ebsp_dlog *log = &self->gets;
+    log->closed = superstep_stamp(self);
+    log->stamp = log->counted = 0;
+    return DIRECT_ELSEWHERE;
+}
+
 int direct_get(struct ebsp_core *self, int pid, const void *src, int offset, void *dst, int nbytes)
 {
     /* a get from another process is the engine's: asking would raise the
        direct gets' flag, which keeps large payloads from landing in place */
     if (!dst || !world_local(pid) || !allowed(self, &self->gets, DIRECT_GET))
-        return DIRECT_ELSEWHERE;
+        return gets_to_engine(self);
     /* the sync writes dst: one that cannot be written goes the engine's
        way, which reports it at the call */
     if (nbytes > 0 && !user_writable_look(self, NULL, NULL, dst, (size_t)nbytes))
-        return DIRECT_ELSEWHERE;
+        return gets_to_engine(self);
     char *remote = hp_remote(self, pid, src, offset, nbytes, 0);
     if (!remote)
-        return DIRECT_ELSEWHERE;
+        return gets_to_engine(self);
     int status;
     struct get_entry *e = entry(self, &self->gets, &self->gets.log, DIRECT_GET, get_entry_size((size_t)nbytes), &status);
     if (e) {

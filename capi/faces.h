@@ -9,6 +9,7 @@
  * - the C path that carries a face's requests in the engine's format: the
  *   one dispatcher per call and the direct requests (direct.h), the
  *   request log (reqlog.h), the registration cache (hp_*, core.h);
+ * - the binding of a loaded object's references to libc (got_bind.h);
  * - capi's Go entry points a face's C calls (comm.h, mem.h, core.h).
  * A face asks capi for nothing else, and capi names no face's internals;
  * capi's own interface, shim.h, no face reaches (gotests/layers_test.go).
@@ -19,6 +20,7 @@
 #include "core.h"
 #include "comm.h"
 #include "direct.h"
+#include "got_bind.h"
 #include "mem.h"
 #include "reqlog.h"
 

@@ -6,10 +6,14 @@
  * when it is interrupted inside its own kernel code. And the check of
  * memory a program hands over (user_memory_good), whose faults the
  * handler catches; and a crash of the host inside a callback, or in
- * memory bsp_end released, reported like a core's.
+ * memory bsp_end released, reported like a core's. And the ends of a
+ * thread or of the process that a core may take without a word:
+ * pthread_exit (a thread-exit key), _exit, _Exit and quick_exit (their
+ * slots in the program and its kernels bound here).
  */
 #define _GNU_SOURCE
 #include "shim.h"
+#include "got_bind.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -476,15 +480,27 @@ static _Atomic int installed;
 static pthread_key_t core_thread_key;
 static int have_core_thread_key;
 
+/* The mark of a thread that adopted a core (sched_adopt: the program's
+ * main thread as BSPlib's pid 0, or a rank's first core under mpirun):
+ * its pthread_exit is reported while its core runs, and is its own
+ * business before and after. */
+static char adopter_mark;
+
 static void on_core_thread_exit(void *marker)
 {
-    (void)marker;
     struct ebsp_core *self = ebsp_self;
     if (self && self->sched.where != WHERE_RUNNING)
         return; /* a coroutine's storage, its core done */
+    if (!self && marker == &adopter_mark && !host_activity)
+        return;
     char line[240];
     int n;
-    if (self)
+    if (!self && host_activity) /* the host thread, in a callback the library runs (faults_host_call) */
+        n = snprintf(line, sizeof line,
+                     "ebsp: %s called pthread_exit, which ends the thread that runs the host: the run cannot go on "
+                     "(bsp_abort stops a run)\n",
+                     host_activity);
+    else if (self)
         n = snprintf(line, sizeof line,
                      "ebsp: core %02d called pthread_exit in superstep %d, which ends the thread it runs on: "
                      "the run cannot go on (cores are threads of the host program; bsp_abort stops a run)\n",
@@ -498,11 +514,70 @@ static void on_core_thread_exit(void *marker)
     _exit(1);
 }
 
+/* _exit, _Exit and quick_exit end the process at once, without the exit
+ * handlers that name a core's exit (kernel_libc.c's exit, the BSPlib
+ * face's on_exit) or end an MPI job: a core's call of one, through the
+ * references of the program's executable or of a kernel (their slots are
+ * bound here: faults_bind_exits), is named first and ends the job as a
+ * crash does. Called anywhere else, they are the C library's. stdout is
+ * not flushed: the program asked for an end without it. */
+static void name_core_exit(const char *call, int status)
+{
+    struct ebsp_core *self = ebsp_self;
+    if (!self || self->sched.where != WHERE_RUNNING)
+        return;
+    char line[240];
+    int n = snprintf(line, sizeof line,
+                     "ebsp: ERROR: core %02d called %s(%d) in superstep %d, which ends the host program at once "
+                     "(cores are threads of it; bsp_abort stops a run)\n",
+                     self->pid, call, status, (int)atomic_load((_Atomic int32_t *)&self->superstep));
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+        _exit(status);
+    run_core_crash_hook(0, status);
+}
+
+static void core_underscore_exit(int status)
+{
+    name_core_exit("_exit", status);
+    _exit(status);
+}
+
+static void core_Exit(int status)
+{
+    name_core_exit("_Exit", status);
+    _Exit(status);
+}
+
+static void core_quick_exit(int status)
+{
+    name_core_exit("quick_exit", status);
+    quick_exit(status);
+}
+
+static const struct got_binding core_exits[] = {
+    {"_exit", (void *)core_underscore_exit}, {"_Exit", (void *)core_Exit}, {"quick_exit", (void *)core_quick_exit}};
+
+void faults_bind_exits(void *h)
+{
+    got_bind(h, core_exits, sizeof core_exits / sizeof core_exits[0]);
+}
+
+/* The program's executable: its cores' code (BSPlib, LQCD) calls through
+ * its slots. */
+static void bind_program_exits(void)
+{
+    void *program = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+    faults_bind_exits(program);
+    if (program)
+        dlclose(program);
+}
+
 static void faults_install(void)
 {
     if (atomic_load_explicit(&installed, memory_order_acquire) || atomic_exchange(&installed, 1))
         return;
     library_base = object_base((const void *)faults_install);
+    bind_program_exits();
     have_core_thread_key = pthread_key_create(&core_thread_key, on_core_thread_exit) == 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -521,6 +596,16 @@ static void faults_install(void)
     sa.sa_sigaction = on_interrupt;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigaction(interrupt_signal(), &sa, NULL);
+}
+
+/* Before a run's first core runs, on the thread that adopts a core or
+ * starts the cores: that thread is marked for its pthread_exit (on the
+ * cores' own threads, faults_thread_start's mark comes first). */
+static void faults_prepare(void)
+{
+    faults_install();
+    if (have_core_thread_key && !pthread_getspecific(core_thread_key))
+        pthread_setspecific(core_thread_key, &adopter_mark);
 }
 
 /* Per thread that runs cores: an alternate signal stack, so stack
@@ -575,7 +660,7 @@ static void faults_core_begin(struct sched_core *s)
 }
 
 static const struct sched_hooks faults_hooks = {
-    .prepare = faults_install,
+    .prepare = faults_prepare,
     .core_begin = faults_core_begin,
     .thread_begin = faults_thread_start,
     .thread_end = faults_thread_end,

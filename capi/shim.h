@@ -54,6 +54,9 @@ void loader_close_instance(void *instance);
 /* Gives an instance rand, srand and strtok with their state in the calling
  * core, rand being newlib's, as on the board (kernel_libc.c). */
 void kernel_libc_hook(void *instance);
+/* Binds a loaded object's references to _exit, _Exit and quick_exit
+ * (dlopen handle h) to faults.c's, which name a core that calls one. */
+void faults_bind_exits(void *h);
 
 /* Prints text on stdout through C stdio (output.c). */
 void out_stdout(const char *text);

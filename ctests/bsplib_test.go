@@ -310,6 +310,30 @@ ebsp: core 02 raised SIGUSR1 in superstep 1, which ends the host program (cores 
 ebsp: core 02 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
 	{name: "pthread_exit_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: `
 ebsp: core 02 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
+	// the program's main thread is pid 0; _exit, _Exit and quick_exit skip
+	// the exit handlers that name exit; outside a section they are libc's
+	// a crash inside a call of the library names the call
+	{name: "crash_in_call", exit: 139, signal: true, stderr: `
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x7f0000001000 (inside libebsp), in its call of bsp_qsize`},
+	{name: "crash_in_call_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 139, signal: true, stderr: `
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x7f0000001000 (inside libebsp), in its call of bsp_qsize`},
+	{name: "pthread_exit_pid0", exit: 1, stderr: `
+ebsp: core 00 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
+	{name: "pthread_exit_pid0_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: `
+ebsp: core 00 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
+	{name: "_exit", exit: 5, stderr: `
+ebsp: ERROR: core 02 called _exit(5) in superstep 1, which ends the host program at once (cores are threads of it; bsp_abort stops a run)`},
+	{name: "_exit_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 5, stderr: `
+ebsp: ERROR: core 02 called _exit(5) in superstep 1, which ends the host program at once (cores are threads of it; bsp_abort stops a run)`},
+	{name: "_Exit", exit: 6, stderr: `
+ebsp: ERROR: core 01 called _Exit(6) in superstep 1, which ends the host program at once (cores are threads of it; bsp_abort stops a run)`},
+	{name: "_Exit_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 6, stderr: `
+ebsp: ERROR: core 01 called _Exit(6) in superstep 1, which ends the host program at once (cores are threads of it; bsp_abort stops a run)`},
+	{name: "quick_exit", exit: 7, stderr: `
+ebsp: ERROR: core 03 called quick_exit(7) in superstep 1, which ends the host program at once (cores are threads of it; bsp_abort stops a run)`},
+	{name: "quick_exit_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 7, stderr: `
+ebsp: ERROR: core 03 called quick_exit(7) in superstep 1, which ends the host program at once (cores are threads of it; bsp_abort stops a run)`},
+	{name: "_exit_after_end", exit: 9},
 	{name: "call_no_code", exit: 139, signal: true, stderr: `
 ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x5000: it called or jumped to that address, where there is no code`},
 	{name: "call_no_code_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 139, signal: true, stderr: `

@@ -234,8 +234,11 @@ func TestBSPlibUnderMPI(t *testing.T) {
 
 // stopSource stops a run from the last pid (on the last rank) in superstep
 // 1: with bsp_abort (argument "abort"), a segmentation fault ("crash"),
-// exit(3) ("exit3"), or by computing for ever ("stall", which the watchdog
-// ends); or from pid 0 with exit(0) ("exit") or exit(3) ("exit3-first"); or rank 0 ends in main before the section, while
+// exit(3) ("exit3"), _exit(3) or _Exit(3) ("_exit3", "_Exit3"), ending its
+// thread ("pthread-exit": with one core per rank, the rank's main thread),
+// or by computing for ever ("stall", which the watchdog ends); or from pid
+// 0 with exit(0) ("exit"), exit(3) ("exit3-first") or pthread_exit
+// ("pthread-exit-first"); or rank 0 ends in main before the section, while
 // the other ranks wait for it in bsp_begin: bsp_abort ("main-abort"),
 // exit(3) ("main-exit"), a return ("main-return"); or every rank returns
 // from main before bsp_init ("early-return"); or every pid returns from the
@@ -243,9 +246,11 @@ func TestBSPlibUnderMPI(t *testing.T) {
 // ("no-end"), or all but pid 0, which syncs ("no-end-wait"); or pid 0's
 // bsp_begin asks for 1000 cores ("too-many").
 const stopSource = `#include <bsp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *how = "abort";
 
@@ -257,6 +262,8 @@ static void spmd(void)
         exit(0);
     if (bsp_pid() == 0 && strcmp(how, "exit3-first") == 0)
         exit(3);
+    if (bsp_pid() == 0 && strcmp(how, "pthread-exit-first") == 0)
+        pthread_exit(NULL);
     if (strcmp(how, "no-end") == 0 || (bsp_pid() != 0 && strcmp(how, "no-end-wait") == 0))
         return;
     if (bsp_pid() == bsp_nprocs() - 1) {
@@ -269,6 +276,12 @@ static void spmd(void)
             exit(3);
         else if (strcmp(how, "crash") == 0)
             *(volatile int *)8 = 1;
+        else if (strcmp(how, "_exit3") == 0)
+            _exit(3);
+        else if (strcmp(how, "_Exit3") == 0)
+            _Exit(3);
+        else if (strcmp(how, "pthread-exit") == 0)
+            pthread_exit(NULL);
     }
     bsp_sync();
     bsp_sync();
@@ -388,6 +401,18 @@ func exitLine(status, pid, step int) string {
 		"before every core called bsp_end): exit status %d on core %02d in superstep %d", status, pid, step)
 }
 
+// A core's _exit, _Exit or quick_exit (call), which skips the exit handlers.
+func exitNowLine(call string, status, pid int) string {
+	return fmt.Sprintf("ebsp: ERROR: core %02d called %s(%d) in superstep 1, which ends the host program at once "+
+		"(cores are threads of it; bsp_abort stops a run)", pid, call, status)
+}
+
+// A core's pthread_exit, which ends the thread that runs it.
+func threadExitLine(pid int) string {
+	return fmt.Sprintf("ebsp: core %02d called pthread_exit in superstep 1, which ends the thread it runs on: "+
+		"the run cannot go on (cores are threads of the host program; bsp_abort stops a run)", pid)
+}
+
 // jobEnds are the ends of a job that TestMPIJobEnds checks once each and
 // make stress-mpi many times (TestMPIEndStress).
 func jobEnds() []jobEnd {
@@ -418,6 +443,12 @@ func jobEnds() []jobEnd {
 		{"exit3", tcp, 3, 3, []string{exitLine(3, 3, 1)}},
 		{"exit3-first", x41, 3, 0, []string{exitLine(3, 0, 1)}},
 		{"exit", x22, 1, 0, []string{exitLine(0, 0, 1)}},
+		{"_exit3", x41, 3, 3, []string{exitNowLine("_exit", 3, 3)}},
+		{"_exit3", x22, 3, 1, []string{exitNowLine("_exit", 3, 3)}},
+		{"_Exit3", tcp, 3, 3, []string{exitNowLine("_Exit", 3, 3)}},
+		{"pthread-exit", x41, 1, 3, []string{threadExitLine(3)}},
+		{"pthread-exit", x21, 1, 1, []string{threadExitLine(1)}},
+		{"pthread-exit-first", x22, 1, 0, []string{threadExitLine(0)}},
 		{"main-abort", x41, 1, 0, []string{"no section today"}},
 		{"too-many", x41, 1, 0, []string{"ebsp: ERROR: bsp_begin: 1000 cores requested; mpirun started 4 ranks of 1 core(s) (EBSP_RANK_CORES): 1..4"}},
 		{"main-exit", x21, 3, 0, nil},

@@ -3,12 +3,16 @@
  * of issue, the last one winning, whichever cores they read from and in
  * whatever order of pids: in one process, under strict checks, and under
  * mpirun where some sources share the getting core's rank and some do
- * not. Every core checks its own destination against the order of issue
- * and prints "$PP: name: ok" (or the first wrong word).
+ * not; and when some of a core's gets take the C path's direct log and
+ * some the engine's (mixed). Every core checks its own destination
+ * against the order of issue and prints "$PP: name: ok" (or the first
+ * wrong word).
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <bsp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 enum { WORDS = 64 }; /* each core's variable, and each destination */
 
@@ -54,6 +58,18 @@ static const struct pattern patterns[] = {
     {"join", 18, join_src, join_from, join_to, join_len},
 };
 
+static void report(const char *name, const int *dst, const int *want, int n)
+{
+    int bad = -1;
+    for (int i = 0; i < n && bad < 0; i++)
+        if (dst[i] != want[i])
+            bad = i;
+    if (bad < 0)
+        printf("$%02d: %s: ok\n", (int)bsp_pid(), name);
+    else
+        printf("$%02d: %s: word %d is %d, want %d\n", (int)bsp_pid(), name, bad, dst[bad], want[bad]);
+}
+
 static void run(const struct pattern *pat, int *var, int *dst)
 {
     int s = (int)bsp_pid(), p = (int)bsp_nprocs();
@@ -67,14 +83,30 @@ static void run(const struct pattern *pat, int *var, int *dst)
             want[to + i] = word_of(src, from + i);
     }
     bsp_sync();
-    int bad = -1;
-    for (int i = 0; i < WORDS && bad < 0; i++)
-        if (dst[i] != want[i])
-            bad = i;
-    if (bad < 0)
-        printf("$%02d: %s: ok\n", s, pat->name);
-    else
-        printf("$%02d: %s: word %d is %d, want %d\n", s, pat->name, bad, dst[bad], want[bad]);
+    report(pat->name, dst, want, WORDS);
+}
+
+/* mixed: a get from this core's own variable while no byte of it can be
+ * read (a get reads its source at the sync, when it can again: the direct
+ * log, which looks at the source at the call, leaves it to the engine),
+ * then a get from the next core into the same words, which the direct log
+ * takes: the second lands last. page is a registered page of WORDS ints. */
+static void run_mixed(int *page)
+{
+    int s = (int)bsp_pid(), p = (int)bsp_nprocs(), next = (s + 1) % p;
+    int dst[WORDS], want[WORDS];
+    for (int i = 0; i < WORDS; i++) {
+        dst[i] = -1;
+        want[i] = i < 16 ? word_of(next, i) : -1;
+    }
+    if (mprotect(page, 4096, PROT_NONE) != 0)
+        bsp_abort("mprotect failed\n");
+    bsp_get(s, page, 0, dst, 16 * sizeof(int));
+    bsp_get(next, page, 0, dst, 16 * sizeof(int));
+    if (mprotect(page, 4096, PROT_READ | PROT_WRITE) != 0)
+        bsp_abort("mprotect failed\n");
+    bsp_sync();
+    report("mixed", dst, want, WORDS);
 }
 
 static void spmd(void)
@@ -90,7 +122,17 @@ static void spmd(void)
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
         run(&patterns[i], var, dst);
     bsp_pop_reg(var);
+    int *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+        bsp_abort("out of memory\n");
+    for (int i = 0; i < WORDS; i++)
+        page[i] = word_of((int)bsp_pid(), i);
+    bsp_push_reg(page, WORDS * sizeof *page);
     bsp_sync();
+    run_mixed(page);
+    bsp_pop_reg(page);
+    bsp_sync();
+    munmap(page, 4096);
     free(var);
     free(dst);
     bsp_end();

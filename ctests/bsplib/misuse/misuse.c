@@ -3,6 +3,7 @@
  * messages are in ctests/bsplib_test.go (misuseCases). Sections have 4
  * cores unless the case needs another count.
  */
+#define _GNU_SOURCE /* quick_exit */
 #include <bsp.h>
 #include <lqcd_msg.h>
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "../../wild_page.h"
 
 /* EBSP face calls, made from files that include the EBSP headers */
@@ -250,8 +252,17 @@ static void spmd(void)
     if (is("raise_usr1_strict") && s == 2)
         raise(SIGUSR1);
     if ((is("pthread_exit") || is("pthread_exit_strict")) && s == 2)
-        pthread_exit(NULL); /* the other cores wait in bsp_sync for it (not pid 0: the main thread's
-                               exit, on a coroutine's or its own storage, is not seen; EBSP_TIMEOUT ends it) */
+        pthread_exit(NULL); /* the other cores wait in bsp_sync for it */
+    if ((is("crash_in_call") || is("crash_in_call_strict")) && s == 1)
+        bsp_qsize((bsp_nprocs_t *)WILD_PAGE, (bsp_size_t *)WILD_PAGE); /* not checked: the crash names the call */
+    if ((is("pthread_exit_pid0") || is("pthread_exit_pid0_strict")) && s == 0)
+        pthread_exit(NULL); /* the program's main thread */
+    if ((is("_exit") || is("_exit_strict")) && s == 2)
+        _exit(5);
+    if ((is("_Exit") || is("_Exit_strict")) && s == 1)
+        _Exit(6);
+    if ((is("quick_exit") || is("quick_exit_strict")) && s == 3)
+        quick_exit(7);
     if ((is("call_no_code") || is("call_no_code_strict")) && s == 1)
         ((void (*)(void))(uintptr_t)0x5000)();
     if (bad_source() && s == 1)
@@ -377,6 +388,8 @@ int main(int argc, char **argv)
     }
     bsp_init(spmd, argc, argv);
     spmd();
+    if (is("_exit_after_end"))
+        _exit(9); /* no section runs: the C library's, as ever */
     printf("main: section done\n");
     if (is("pid_after_end"))
         printf("pid %u\n", (unsigned)bsp_pid());
