@@ -469,6 +469,18 @@ static inline int user_memory_refused(int pid, const char *call, const char *wha
     goBadUserMemory(pid, (char *)call, (char *)what, (uintptr_t)p, n, good, write);
     return 1;
 }
+/* Stores a call's result, n bytes of value, at p, where the program asked
+ * for it; with copy_user, so that memory that is not there is no crash. 0
+ * when it cannot be written: then reported on self (the run stops), or
+ * nothing is stored outside a section (self NULL: the call was refused). */
+static inline int user_store(struct ebsp_core *self, const char *call, const char *what, void *p, const void *value, size_t n)
+{
+    if (copy_user(p, value, n))
+        return 1;
+    if (self)
+        goBadUserMemory(self->pid, (char *)call, (char *)what, (uintptr_t)p, n, 0, 1);
+    return 0;
+}
 extern void goEndCallback(int running);
 
 /* ---- the MPI world (world.c, world.go) ---- */

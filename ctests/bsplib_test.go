@@ -314,9 +314,9 @@ ebsp: core 02 called pthread_exit in superstep 1, which ends the thread it runs 
 	// the exit handlers that name exit; outside a section they are libc's
 	// a crash inside a call of the library names the call
 	{name: "crash_in_call", exit: 139, signal: true, stderr: `
-ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x7f0000001000 (inside libebsp), in its call of bsp_qsize`},
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x7f0000001000, in its call of bsp_abort`},
 	{name: "crash_in_call_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 139, signal: true, stderr: `
-ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x7f0000001000 (inside libebsp), in its call of bsp_qsize`},
+ebsp: core 01 crashed in superstep 1: SIGSEGV (invalid memory access) at address 0x7f0000001000, in its call of bsp_abort`},
 	{name: "pthread_exit_pid0", exit: 1, stderr: `
 ebsp: core 00 called pthread_exit in superstep 1, which ends the thread it runs on: the run cannot go on (cores are threads of the host program; bsp_abort stops a run)`},
 	{name: "pthread_exit_pid0_strict", env: []string{"EBSP_CHECKS=strict"}, exit: 1, stderr: `

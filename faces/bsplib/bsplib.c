@@ -459,7 +459,9 @@ SIBLING_CALLS void bsplib_sync(void)
         bsp_sync();
 }
 
-void bsplib_vabort(const char *format, va_list ap)
+/* bsp_abort and bsp_vabort, each its own exported frame, so that a crash
+ * in formatting the message names the call the program made. */
+static void bl_vabort(const char *format, va_list ap)
 {
     char *text = bl_vformat(format ? format : "bsp_abort", ap);
     const char *msg = text ? text : "bsp_abort";
@@ -490,11 +492,16 @@ void bsplib_vabort(const char *format, va_list ap)
     sched_leave_if_stopped();
 }
 
+void bsplib_vabort(const char *format, va_list ap)
+{
+    bl_vabort(format, ap);
+}
+
 void bsplib_abort(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    bsplib_vabort(format, ap);
+    bl_vabort(format, ap);
     va_end(ap);
 }
 
@@ -776,16 +783,26 @@ static int bl_hpmove_args(struct ebsp_core *self, void **tag_ptr, void **payload
            bl_null(self, "bsp_hpmove", payload_ptr, "the pointer for the payload's address");
 }
 
+/* A result stored where the program asked for it (user_store); memory
+ * there that cannot be written is reported and the core leaves. */
+static void bl_store(struct ebsp_core *self, const char *call, const char *what, void *p, const void *value, size_t n)
+{
+    if (!user_store(self, call, what, p, value, n))
+        sched_leave_if_stopped();
+}
+
 void bsplib_qsize(unsigned int *packets, size_t *accumulated_size)
 {
     int n = 0, bytes = 0;
     struct ebsp_core *self = bl_core("bsp_qsize");
     if (self && !bl_qsize_args(self, packets, accumulated_size))
         bsp_qsize(&n, &bytes);
+    unsigned int packets_u = (unsigned int)n;
+    size_t bytes_z = (size_t)bytes;
     if (packets)
-        *packets = (unsigned int)n;
+        bl_store(self, "bsp_qsize", "the pointer for the number of messages", packets, &packets_u, sizeof packets_u);
     if (accumulated_size)
-        *accumulated_size = (size_t)bytes;
+        bl_store(self, "bsp_qsize", "the pointer for their payload bytes", accumulated_size, &bytes_z, sizeof bytes_z);
 }
 
 void bsplib_qsize_int(int *packets, int *accumulated_size)
@@ -795,9 +812,9 @@ void bsplib_qsize_int(int *packets, int *accumulated_size)
     if (self && !bl_qsize_args(self, packets, accumulated_size))
         bsp_qsize(&n, &bytes);
     if (packets)
-        *packets = n;
+        bl_store(self, "bsp_qsize", "the pointer for the number of messages", packets, &n, sizeof n);
     if (accumulated_size)
-        *accumulated_size = bytes;
+        bl_store(self, "bsp_qsize", "the pointer for their payload bytes", accumulated_size, &bytes, sizeof bytes);
 }
 
 void bsplib_get_tag(size_t *status, void *tag)
@@ -806,8 +823,9 @@ void bsplib_get_tag(size_t *status, void *tag)
     struct ebsp_core *self = bl_core("bsp_get_tag");
     if (self && !bl_get_tag_args(self, status, tag))
         bsp_get_tag(&st, tag);
+    size_t status_z = st < 0 ? SIZE_MAX : (size_t)st;
     if (status)
-        *status = st < 0 ? SIZE_MAX : (size_t)st;
+        bl_store(self, "bsp_get_tag", "the status pointer", status, &status_z, sizeof status_z);
 }
 
 void bsplib_get_tag_int(int *status, void *tag)
@@ -817,7 +835,7 @@ void bsplib_get_tag_int(int *status, void *tag)
     if (self && !bl_get_tag_args(self, status, tag))
         bsp_get_tag(&st, tag);
     if (status)
-        *status = st;
+        bl_store(self, "bsp_get_tag", "the status pointer", status, &st, sizeof st);
 }
 
 /* bsp_move of a message the core holds, into a buffer that is there:

@@ -336,9 +336,9 @@ void bsp_qsize(int *packets, int *accum_bytes)
         bytes = (int)self->queue.bytes;
     }
     if (packets)
-        *packets = n;
+        user_store(self, "bsp_qsize", "the pointer for the number of messages", packets, &n, sizeof n);
     if (accum_bytes)
-        *accum_bytes = bytes;
+        user_store(self, "bsp_qsize", "the pointer for their payload bytes", accum_bytes, &bytes, sizeof bytes);
     sched_leave_if_stopped();
 }
 
@@ -354,8 +354,9 @@ void bsp_get_tag(int *status, void *tag)
         if (n > 0 && user_writable(self, "bsp_get_tag", "the tag buffer", tag, n))
             copy_small(tag, m->tag, n);
     }
+    int st = m ? (int)m->size : -1;
     if (status)
-        *status = m ? (int)m->size : -1;
+        user_store(self, "bsp_get_tag", "the status pointer", status, &st, sizeof st);
     sched_leave_if_stopped();
 }
 
@@ -378,9 +379,9 @@ int bsp_hpmove(void **tag_ptr_buf, void **payload_ptr_buf)
     if (m) {
         move_message(self, m, NULL, 0);
         if (tag_ptr_buf)
-            *tag_ptr_buf = m->tag;
+            user_store(self, "bsp_hpmove", "the pointer for the tag's address", tag_ptr_buf, &m->tag, sizeof m->tag);
         if (payload_ptr_buf)
-            *payload_ptr_buf = m->payload;
+            user_store(self, "bsp_hpmove", "the pointer for the payload's address", payload_ptr_buf, &m->payload, sizeof m->payload);
         size = (int)m->size;
     }
     sched_leave_if_stopped();
