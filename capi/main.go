@@ -65,7 +65,7 @@ func coreLine(pid int, text string) {
 }
 
 // standardRun reports whether a BSPlib section owns the machine.
-func standardRun() bool { return machine != nil && machine.Standard }
+func standardRun() bool { return machine != nil && machine.Face().ReportsToStderr }
 
 // diagLine prints a diagnostic about core pid: "$PP: text" on stdout for
 // the EBSP face (as on the board, where the host reads it), on stderr for

@@ -20,9 +20,12 @@ import "libebsp/engine"
 // bsp_get_tag copies the whole tag; the reports speak of a program
 // without a host; the EBSP face's calls are refused meanwhile.
 var Face = engine.Face{
-	RunName:    "BSPlib section %d",
-	WholeTag:   true,
-	Finished:   "returned from its SPMD function without bsp_end",
-	RefuseHost: "a BSPlib SPMD section (bsp.h) is running; " + engine.MixedFaces,
-	RefuseCore: "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); " + engine.MixedFaces,
+	RunName:             "BSPlib section %d",
+	WholeTag:            true,
+	Finished:            "returned from its SPMD function without bsp_end",
+	RefuseHost:          "a BSPlib SPMD section (bsp.h) is running; " + engine.MixedFaces,
+	RefuseCore:          "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); " + engine.MixedFaces,
+	KernelName:          "BSPlib SPMD section",
+	RegistrationsAtSync: true,
+	ReportsToStderr:     true,
 }
