@@ -17,10 +17,9 @@ import "C"
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 
+	"libebsp/emesh"
 	"libebsp/engine"
-	"libebsp/env"
 	"libebsp/faces/bsplib"
 )
 
@@ -43,47 +42,30 @@ func nestBegin(n int, sec *C.struct_ebsp_section) (*C.struct_ebsp_core, error) {
 	if outer == nil {
 		return nil, fmt.Errorf("no machine")
 	}
-	if mpiProc != nil && !mpiAlone {
-		return nil, fmt.Errorf("a nested SPMD section (bsp_init and bsp_begin inside a section) runs in one process only, not under mpirun")
-	}
-	memCfg, err := env.MemoryOf(cGetenv)
+	lib := &library{nest: sec}
+	m, err := bsplib.BeginNested(lib, n, func() *engine.Machine { return wiredMachine(outer.Mesh(), sec) })
 	if err != nil {
 		return nil, err
 	}
-	m := engine.NewMachine(outer.Mesh())
+	sec.id = C.int(nestIDs.Add(1))
+	sec.nprocs, sec.cores = C.int(n), lib.table
+	nests.Store(int(sec.id), m)
+	nestsLive.Add(1)
+	ensurePsFor(int(C.ebsp_outer_section.nprocs) + n)
+	return lib.table, nil
+}
+
+// wiredMachine is a machine of mesh for the cores of section sec: the
+// section's flags, the C path's probes and direct requests.
+func wiredMachine(mesh emesh.Mesh, sec *C.struct_ebsp_section) *engine.Machine {
+	m := engine.NewMachine(mesh)
 	m.SetProbes(engine.Probes{
 		Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
 		Print:    coreLine,
 	})
 	m.ShareSyncFlags(flagsOf(sec))
 	m.SetDirectDRMA(directDRMA{})
-	m.SetMemoryConfig(memCfg)
-	if err := m.BeginStandard(n, bsplib.Face); err != nil {
-		return nil, err
-	}
-	table := C.cores_alloc(C.int(n))
-	if table == nil {
-		m.EndStandard()
-		return nil, fmt.Errorf("out of memory for %d cores", n)
-	}
-	cores := unsafe.Slice(table, n)
-	for i := range cores {
-		cores[i].section = sec
-		shareCore(m.Core(i), &cores[i])
-	}
-	configureRun(m)
-	m.SetStats(false) // EBSP_STATS and EBSP_TRACE describe the outer section
-	if err := m.StartRun(); err != nil {
-		m.EndStandard()
-		C.cores_free(table)
-		return nil, err
-	}
-	sec.id = C.int(nestIDs.Add(1))
-	sec.nprocs, sec.cores = C.int(n), table
-	nests.Store(int(sec.id), m)
-	nestsLive.Add(1)
-	ensurePsFor(int(C.ebsp_outer_section.nprocs) + n)
-	return table, nil
+	return m
 }
 
 // goBsplibNestFinish ends the nested section sec once every core left it,
@@ -96,12 +78,11 @@ func goBsplibNestFinish(sec *C.struct_ebsp_section) *C.char {
 	if !ok {
 		return nil
 	}
-	m := v.(*engine.Machine)
-	abort := m.EndStandard()
+	report := bsplib.EndNested(v.(*engine.Machine))
 	nests.Delete(id)
 	nestsLive.Add(-1)
-	if abort != nil {
-		return C.CString(abort.Report())
+	if report != "" {
+		return C.CString(report)
 	}
 	return nil
 }
