@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"strings"
 
-	"libebsp/emesh"
 	"libebsp/engine"
 	"libebsp/faces/bsplib"
 )
@@ -53,19 +52,6 @@ func nestBegin(n int, sec *C.struct_ebsp_section) (*C.struct_ebsp_core, error) {
 	nestsLive.Add(1)
 	ensurePsFor(int(C.ebsp_outer_section.nprocs) + n)
 	return lib.table, nil
-}
-
-// wiredMachine is a machine of mesh for the cores of section sec: the
-// section's flags, the C path's probes and direct requests.
-func wiredMachine(mesh emesh.Mesh, sec *C.struct_ebsp_section) *engine.Machine {
-	m := engine.NewMachine(mesh)
-	m.SetProbes(engine.Probes{
-		Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
-		Print:    coreLine,
-	})
-	m.ShareSyncFlags(flagsOf(sec))
-	m.SetDirectDRMA(directDRMA{})
-	return m
 }
 
 // goBsplibNestFinish ends the nested section sec once every core left it,

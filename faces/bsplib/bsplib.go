@@ -2,11 +2,12 @@
 // sections of a BSPlib program on the emulated cores (bsplib.c: bsp_begin
 // adopts the calling thread as pid 0, the calls check their arguments and
 // reach the engine's C path) and MulticoreBSP for C's machine settings
-// (mcbsp.c). Its Go half is its Face and the warning of globals main set
-// after bsp_init (globals_warning.go). capi imports it so that its C code
-// is linked into the library, and exports the Go entry points its C
-// calls (capi/bsplib.go: the sections' lifecycle, which capi owns for
-// every face: the machine, the MPI job, the C core table).
+// (mcbsp.c). Its Go half is its Face, the lifecycle of a section and of a
+// nested one (section.go: what bsp_begin and bsp_end do, given capi's
+// Library: the machine, the MPI job, the C core table) and the warning of
+// globals main set after bsp_init (globals_warning.go). capi imports it so
+// that its C code is linked into the library, and exports the Go entry
+// points its C calls (capi/bsplib.go, capi/nested.go), which call these.
 package bsplib
 
 /*
