@@ -7,7 +7,8 @@ package main
 // messages), with the outer machine's mesh; its C section (struct
 // ebsp_section) holds the flags that machine writes and its core table.
 // The Go calls of its cores find it through the calling thread's section
-// (sections.go).
+// (sections.go). What such a section does at its begin and end is the
+// face's (faces/bsplib/section.go: BeginNested, EndNested).
 
 /*
 #include "shim.h"
@@ -36,6 +37,8 @@ func goBsplibNestBegin(nprocs C.longlong, sec *C.struct_ebsp_section, why **C.ch
 	return table
 }
 
+// nestBegin begins the section (bsplib.BeginNested) on a machine wired to
+// sec, and registers that machine for its cores' calls (machineHere).
 func nestBegin(n int, sec *C.struct_ebsp_section) (*C.struct_ebsp_core, error) {
 	outer := machineHere()
 	if outer == nil {
