@@ -28,6 +28,10 @@ func cGetenv(name string) string {
 	return ""
 }
 
+// Getenv is cGetenv for a face's lifecycle (faces/run.Library), which
+// reads its settings through package env too.
+func (*library) Getenv(name string) string { return cGetenv(name) }
+
 // configureRun reads the settings of a run (ebsp_spmd, or a BSPlib
 // section's bsp_begin) before its cores start, so a host may change them
 // between runs.

@@ -34,7 +34,6 @@ type library struct {
 var records run.Records
 
 func (*library) Machine(call string) *engine.Machine { return hostMachine(call) }
-func (*library) Getenv(name string) string           { return cGetenv(name) }
 func (*library) Complain(text string)                { complain(text) }
 func (*library) ComplainErr(err error)               { complainErr(err) }
 func (*library) Report(text string)                  { diagSay(text) }
