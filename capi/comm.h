@@ -3,7 +3,7 @@
  * the core-side C functions in faces/ebsp/comm_api.c and dual_api.c. Each takes the
  * calling core's pid first; misuse is reported and stops the run inside
  * the call, so the caller then runs sched_leave_if_stopped(). The DRMA
- * calls answer ENGINE_DONE or ENGINE_NOT_YET (shim.h).
+ * calls answer ENGINE_DONE or ENGINE_NOT_YET (core.h).
  */
 #ifndef EBSP_COMM_H
 #define EBSP_COMM_H

@@ -34,7 +34,7 @@ func shareCore(c *engine.Core, table *C.struct_ebsp_core) {
 		Tagsize:    (*int32)(unsafe.Pointer(&table.tagsize)),
 		Pending:    (*atomic.Int32)(unsafe.Pointer(&table.sync_pending)),
 		Queue:      (*engine.QueueState)(unsafe.Pointer(&table.queue)),
-		DirectMode: (*int32)(unsafe.Pointer(&table.direct_mode)),
+		DirectMode: (*int32)(unsafe.Pointer(&table.own.direct_mode)),
 	})
 }
 

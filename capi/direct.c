@@ -3,6 +3,7 @@
  * carried out in issue order.
  */
 #include "direct.h"
+#include "shim.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static int allowed(struct ebsp_core *self, struct ebsp_dlog *log, int kind)
     int32_t now = superstep_stamp(self);
     if (log->stamp == now || log->counted == now)
         return 1;
-    int32_t mode = atomic_load_explicit((_Atomic int32_t *)&self->direct_mode, memory_order_relaxed);
+    int32_t mode = atomic_load_explicit((_Atomic int32_t *)&self->own->direct_mode, memory_order_relaxed);
     if (!(mode & (1 << kind)))
         return 0;
     int counted = (mode & DIRECT_MODE_COUNTED) != 0;
@@ -36,9 +37,9 @@ static struct ebsp_tally *tally(struct ebsp_core *self, struct ebsp_dlog *log, i
 {
     if (log->counted != superstep_stamp(self))
         return NULL;
-    if (!self->tally)
-        self->tally = calloc((size_t)ebsp_active_nprocs, sizeof *self->tally);
-    return self->tally ? &self->tally[pid] : NULL;
+    if (!self->own->tally)
+        self->own->tally = calloc((size_t)ebsp_active_nprocs, sizeof *self->own->tally);
+    return self->own->tally ? &self->own->tally[pid] : NULL;
 }
 
 static void count_put(struct ebsp_core *self, struct ebsp_dlog *log, int pid, int nbytes)
@@ -204,6 +205,10 @@ static size_t write_get(void *entry)
     return nbytes;
 }
 
+/* A direct put's bytes into the target: the C path's one write of a put.
+ * The engine's records are written by engine/drma.go's writePut: their
+ * bytes are Go heap, which C is never handed, and this one runs in the
+ * direct sync, which makes no Go call (docs/design.md, the walk). */
 static size_t write_put(void *entry)
 {
     struct put_entry *e = entry;
@@ -303,8 +308,8 @@ static struct ebsp_dlog *wire_log(struct ebsp_core *self, int pid, int32_t stamp
  * sources are unchanged until the sync. DIRECT_LOGGED, or entry's status. */
 static int wire_settle_refs(struct ebsp_core *self, struct ebsp_dlog *d, int pid)
 {
-    for (int i = 0; i < self->nrefs && d->refs_pending > 0; i++) {
-        struct wire_ref *r = &self->wire_refs[i];
+    for (int i = 0; i < self->own->nrefs && d->refs_pending > 0; i++) {
+        struct wire_ref *r = &self->own->wire_refs[i];
         if (r->dst != pid)
             continue;
         int status;
@@ -398,19 +403,19 @@ int wire_hpput(struct ebsp_core *self, int pid, const void *src, const void *dst
     if (!d || user_memory_good(src, (size_t)nbytes, 0) < (size_t)nbytes)
         return DIRECT_ELSEWHERE;
     int32_t stamp = superstep_stamp(self);
-    if (self->refs_stamp != stamp) {
-        self->refs_stamp = stamp;
-        self->nrefs = 0;
+    if (self->own->refs_stamp != stamp) {
+        self->own->refs_stamp = stamp;
+        self->own->nrefs = 0;
     }
-    if (self->nrefs == self->refs_cap) {
-        int cap = self->refs_cap ? 2 * self->refs_cap : 16;
-        struct wire_ref *r = realloc(self->wire_refs, (size_t)cap * sizeof *r);
+    if (self->own->nrefs == self->own->refs_cap) {
+        int cap = self->own->refs_cap ? 2 * self->own->refs_cap : 16;
+        struct wire_ref *r = realloc(self->own->wire_refs, (size_t)cap * sizeof *r);
         if (!r)
             return wire_put(self, pid, src, dst, offset, nbytes);
-        self->wire_refs = r;
-        self->refs_cap = cap;
+        self->own->wire_refs = r;
+        self->own->refs_cap = cap;
     }
-    struct wire_ref *r = &self->wire_refs[self->nrefs++];
+    struct wire_ref *r = &self->own->wire_refs[self->own->nrefs++];
     r->header = (struct engine_record){WIRE_KIND_PUT, (uint32_t)slot, (uint32_t)offset, (uint32_t)nbytes};
     r->src = src;
     r->dst = pid;
@@ -427,13 +432,13 @@ void direct_free_all(struct ebsp_core *cores, int n)
             free(cores[i].wire_to[t].log.buf);
         free(cores[i].wire_to);
         free(cores[i].wire_bound);
-        free(cores[i].tally);
-        free(cores[i].wire_refs);
-        cores[i].wire_refs = NULL;
-        cores[i].nrefs = cores[i].refs_cap = cores[i].refs_stamp = 0;
+        free(cores[i].own->tally);
+        free(cores[i].own->wire_refs);
+        cores[i].own->wire_refs = NULL;
+        cores[i].own->nrefs = cores[i].own->refs_cap = cores[i].own->refs_stamp = 0;
         cores[i].wire_to = NULL;
         cores[i].wire_bound = NULL;
-        cores[i].tally = NULL;
+        cores[i].own->tally = NULL;
         cores[i].wire = (struct ebsp_dlog){0};
         cores[i].wire_var = NULL;
         for (int p = 0; p < 2; p++) {

@@ -67,10 +67,10 @@ func (directDRMA) Wired(src int, visit func(dst int, records []byte)) {
 // them.
 func (directDRMA) WiredApart(src int, visit func(dst int, header, payload []byte)) {
 	core, _ := coreTable(src)
-	if core == nil || core.nrefs == 0 || core.refs_stamp != core.superstep+1 {
+	if core == nil || core.own.nrefs == 0 || core.own.refs_stamp != core.superstep+1 {
 		return
 	}
-	refs := unsafe.Slice(core.wire_refs, int(core.nrefs))
+	refs := unsafe.Slice(core.own.wire_refs, int(core.own.nrefs))
 	for i := range refs {
 		r := &refs[i]
 		if r.dst < 0 {
@@ -79,24 +79,24 @@ func (directDRMA) WiredApart(src int, visit func(dst int, header, payload []byte
 		header := unsafe.Slice((*byte)(unsafe.Pointer(&r.header)), C.WIRE_HEADER)
 		visit(int(r.dst), header, unsafe.Slice((*byte)(r.src), int(r.header.length)))
 	}
-	core.nrefs = 0
+	core.own.nrefs = 0
 }
 
 // Tally hands the engine what core pid counted of its direct requests in
 // this superstep, per other core (direct.c), and zeroes it.
 func (directDRMA) Tally(pid int, visit func(peer int, t engine.DirectTally)) {
 	core, n := coreTable(pid)
-	if core == nil || core.tally == nil {
+	if core == nil || core.own.tally == nil {
 		return
 	}
-	for peer, t := range unsafe.Slice(core.tally, n) {
+	for peer, t := range unsafe.Slice(core.own.tally, n) {
 		if t != (C.struct_ebsp_tally{}) {
 			visit(peer, engine.DirectTally{
 				Puts: int(t.puts), PutBytes: int(t.put_bytes),
 				Gets: int(t.gets), GetBytes: int(t.get_bytes),
 				Sends: int(t.sends), SendBytes: int(t.send_bytes),
 			})
-			unsafe.Slice(core.tally, n)[peer] = C.struct_ebsp_tally{}
+			unsafe.Slice(core.own.tally, n)[peer] = C.struct_ebsp_tally{}
 		}
 	}
 }

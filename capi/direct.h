@@ -23,7 +23,7 @@
 #ifndef EBSP_DIRECT_H
 #define EBSP_DIRECT_H
 
-#include "shim.h"
+#include "core.h"
 #include "smallcopy.h"
 #include "engine_defs.h" /* the entries and records, defined by the engine */
 

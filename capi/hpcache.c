@@ -73,7 +73,7 @@ char *hp_remote(struct ebsp_core *self, int target, const void *variable, int of
     if (nbytes <= 0 || offset < 0 || !world_local(target))
         return NULL;
     if (user_pointer_small_value(variable))
-        return NULL; /* never registered, and not for Go (shim.h): the engine's path says so */
+        return NULL; /* never registered, and not for Go (core.h): the engine's path says so */
     if (!self->hp_cache && !make_lines(self))
         return NULL;
     int32_t stamp = superstep_stamp(self);

@@ -31,7 +31,7 @@ static char *host_strtok_last;
 static uint64_t *rand_state(void)
 {
     struct ebsp_core *self = ebsp_self;
-    return self ? &self->rand_next : &host_rand_next;
+    return self ? &self->own->rand_next : &host_rand_next;
 }
 
 static int core_rand(void)
@@ -49,7 +49,7 @@ static void core_srand(unsigned seed)
 static char *core_strtok(char *s, const char *delim)
 {
     struct ebsp_core *self = ebsp_self;
-    return strtok_r(s, delim, self ? &self->strtok_last : &host_strtok_last);
+    return strtok_r(s, delim, self ? &self->own->strtok_last : &host_strtok_last);
 }
 
 /* exit: on the board newlib's exit halted the calling core and the host

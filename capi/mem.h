@@ -53,7 +53,7 @@ void mem_dma_wait(int pid, void *slot, unsigned int ticket);
 extern void *goMalloc(int pid, unsigned int nbytes);
 extern void *goExtMalloc(int pid, unsigned int nbytes);
 /* ptr as user_pointer_for_go passes it, small its value when it is a
- * number below 4096 (user_pointer_small_value, shim.h). */
+ * number below 4096 (user_pointer_small_value, core.h). */
 extern void goFree(int pid, void *ptr, uintptr_t small);
 extern void *goLocalAddress(int pid, unsigned int offset);
 extern long long goDmaRun(int pid, unsigned int ticket);
@@ -65,7 +65,7 @@ extern void *goStreamCreate(int stream_size, int token_size, void *data);
 extern int goCreateDownStream(void *data, int pid, int nbytes, int chunksize);
 extern void *goCreateUpStream(int pid, int nbytes, int chunksize);
 /* data as user_pointer_for_go passes it, small_data its value when it is
- * a number below 4096 (user_pointer_small_value, shim.h). */
+ * a number below 4096 (user_pointer_small_value, core.h). */
 extern void goStream(int pid, int op, int id, int arg, int arg2, void *data, uintptr_t small_data, struct stream_result *res);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * The wait for another core's registration (shim.h, reg_wait_again): an
+ * The wait for another core's registration (core.h, reg_wait_again): an
  * event count that registrations pushed and new waiters raise, waited on
  * with the scheduler's one wait primitive (sched_wait).
  */

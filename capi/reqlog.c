@@ -5,6 +5,7 @@
  */
 #define _DEFAULT_SOURCE /* posix_memalign, madvise */
 #include "reqlog.h"
+#include "shim.h"
 #include "smallcopy.h"
 
 #include <stdlib.h>
@@ -131,7 +132,7 @@ int reqlog_put(struct ebsp_core *self, int pid, const void *src, void *dst, int 
  * superstep are remembered as one range, which gets into consecutive
  * bytes extend: a loop of word gets looks at each page once, not at each
  * word (a tenth of such a get to another rank). With a call, memory that
- * cannot be written is reported (user_writable, shim.h). */
+ * cannot be written is reported (user_writable, core.h). */
 int user_writable_look(struct ebsp_core *self, const char *call, const char *what, void *dst, size_t nbytes)
 {
     uintptr_t lo = (uintptr_t)dst, hi = lo + nbytes, page = 4096;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shim.h"
+#include "core.h"
 #include "engine_defs.h"
 
 /* Each returns 1 when the request is in the log, 0 when it must go to the
@@ -29,7 +29,7 @@ int reqlog_send(struct ebsp_core *self, int pid, const void *tag, const void *pa
 /* Hands the log to the engine (which may stop the run on a misuse) and
  * empties it. Nothing to do when the log is empty; skipped when stopped.
  * A request that needs a registration another core may still push waits
- * for it here (reg_wait_again, shim.h). */
+ * for it here (reg_wait_again, core.h). */
 void reqlog_drain(struct ebsp_core *self);
 
 /* Run end (normal or stopped): returns the logs' memory, forgetting any

@@ -1,5 +1,5 @@
 /*
- * A face's messages between the processes of a section (shim.h): the MPI
+ * A face's messages between the processes of a section (core.h): the MPI
  * world's (world/mpi/msg.c) on the face's tag. The face sees processes
  * and messages, never MPI.
  */

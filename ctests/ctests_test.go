@@ -89,6 +89,25 @@ func pidOf(line string) int {
 	return v
 }
 
+// stressRuns is EBSP_CTEST_REPEAT, how many times make stress and make
+// stress-mpi ask a repeated test to run each case, or 0 when it is unset.
+func stressRuns() int {
+	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
+	return max(runs, 0)
+}
+
+// requireStressRuns is stressRuns for a test that runs only when repeated:
+// without EBSP_CTEST_REPEAT it skips t, naming target, the make target that
+// sets it.
+func requireStressRuns(t *testing.T, target string) int {
+	t.Helper()
+	runs := stressRuns()
+	if runs == 0 {
+		t.Skipf("EBSP_CTEST_REPEAT is not set (%s sets it)", target)
+	}
+	return runs
+}
+
 func repoRoot(t *testing.T) string {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -381,10 +400,7 @@ var stressSettings = []struct {
 }
 
 func TestStress(t *testing.T) {
-	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
-	if runs <= 0 {
-		t.Skip("EBSP_CTEST_REPEAT is not set (make stress sets it)")
-	}
+	runs := requireStressRuns(t, "make stress")
 	root := repoRoot(t)
 	hosts, err := filepath.Glob(filepath.Join(root, "ctests", "*", "host_*.c"))
 	if err != nil || len(hosts) == 0 {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,10 +19,7 @@ import (
 func TestThreadIdentity(t *testing.T) {
 	root := repoRoot(t)
 	dir := filepath.Join(root, "ctests", "bsplib", "conform_identity")
-	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
-	if runs /= 4; runs <= 0 {
-		runs = 1
-	}
+	runs := max(stressRuns()/4, 1)
 	lib := filepath.Join(t.TempDir(), "libdltls.so")
 	gcc(t, append([]string{"-shared", "-fPIC", "-O2", filepath.Join(root, "ctests", "identity", "dltls.c"), "-o", lib},
 		strings.Fields(os.Getenv("EBSP_CTEST_CFLAGS"))...)...)

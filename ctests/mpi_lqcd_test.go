@@ -98,7 +98,7 @@ func TestMPILqcdDeadlock(t *testing.T) {
 	}
 	// make test: 2x2; make stress-mpi (EBSP_CTEST_REPEAT set) also 2x1 and 4x1
 	layouts := []mpiLayout{{name: "2x2", ranks: 2, cores: 2}}
-	if os.Getenv("EBSP_CTEST_REPEAT") != "" {
+	if stressRuns() > 0 {
 		layouts = append(layouts, mpiLayout{name: "2x1", ranks: 2, cores: 1}, mpiLayout{name: "4x1", ranks: 4, cores: 1})
 	}
 	for _, l := range layouts {

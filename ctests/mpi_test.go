@@ -604,10 +604,7 @@ var mpiStressed = []string{"conform_lqcd", "conform_bsmp", "conform_drma", "conf
 // layout of TestBSPlibUnderMPI under both schedulers (make stress-mpi), and
 // prints the failures per program, layout and scheduler.
 func TestMPIStress(t *testing.T) {
-	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
-	if runs <= 0 {
-		t.Skip("EBSP_CTEST_REPEAT is not set (make stress-mpi sets it)")
-	}
+	runs := requireStressRuns(t, "make stress-mpi")
 	needMPI(t)
 	root := repoRoot(t)
 	var rows []string
@@ -685,10 +682,7 @@ const endRunLimit = 30 * time.Second
 // crashes, a wrong status, mpirun's banner naming another rank, stray
 // lines (Open MPI's errors), the program's lines missing or repeated.
 func TestMPIEndStress(t *testing.T) {
-	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
-	if runs <= 0 {
-		t.Skip("EBSP_CTEST_REPEAT is not set (make stress-mpi sets it)")
-	}
+	runs := requireStressRuns(t, "make stress-mpi")
 	needMPI(t)
 	root := repoRoot(t)
 	stop := buildStop(t)

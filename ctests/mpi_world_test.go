@@ -220,10 +220,7 @@ func TestMPIBlockSplit(t *testing.T) {
 // send_window). Without that, 2 runs in 4 failed. Under make stress-mpi:
 // EBSP_CTEST_REPEAT/20 runs, at least 2.
 func TestMPISendOrderStress(t *testing.T) {
-	repeat, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
-	if repeat <= 0 {
-		t.Skip("EBSP_CTEST_REPEAT is not set (make stress-mpi sets it)")
-	}
+	repeat := requireStressRuns(t, "make stress-mpi")
 	needMPI(t)
 	root := repoRoot(t)
 	dir := filepath.Join(root, "ctests", "mpi_send_order")

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,10 +19,7 @@ import (
 func TestNestedSections(t *testing.T) {
 	root := repoRoot(t)
 	dir := filepath.Join(root, "ctests", "bsplib", "conform_nested")
-	runs, _ := strconv.Atoi(os.Getenv("EBSP_CTEST_REPEAT"))
-	if runs <= 0 {
-		runs = 1
-	}
+	runs := max(stressRuns(), 1)
 	want, err := os.ReadFile(filepath.Join(dir, "expected"))
 	if err != nil {
 		t.Fatal(err)

@@ -263,7 +263,7 @@ func qmpPrograms(t *testing.T, layouts []qmpLayout) {
 // layout, the others in the first two (one process, 2x8), and in all
 // under make stress-mpi (EBSP_CTEST_REPEAT set).
 func layoutsFor(dir string, layouts []qmpLayout) []qmpLayout {
-	if len(layouts) <= 2 || os.Getenv("EBSP_CTEST_REPEAT") != "" {
+	if len(layouts) <= 2 || stressRuns() > 0 {
 		return layouts
 	}
 	sources, _ := filepath.Glob(filepath.Join(dir, "*.c"))

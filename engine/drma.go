@@ -347,7 +347,8 @@ func (c *Core) applyPut(src int, r record) {
 // writePut writes a put's bytes at offset of a core's copy of a variable:
 // every put the engine applies ends here (the C shim's direct puts end in
 // capi/direct.c's write_put, which the engine runs too, through
-// DirectDRMA.WritePuts).
+// DirectDRMA.WritePuts). Two writers, because this one's bytes are Go
+// heap, which C is never handed, and the direct sync makes no Go call.
 func writePut(addr unsafe.Pointer, offset int, data []byte) {
 	switch len(data) { // a word without a call to memmove
 	case 8:

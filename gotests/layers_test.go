@@ -144,7 +144,8 @@ func TestLeafChecksCatch(t *testing.T) {
 // The faces sit below capi: what they need of it, capi gives them in one
 // header, capi/faces.h (the emulated core, the C path that carries their
 // requests, capi's Go entry points). A face's C (and its Go files' cgo
-// preambles) include nothing else of capi/, and the engine below them
+// preambles) include nothing else of capi/, nor reach capi's own interface
+// (capiOwnHeader) through what they include, and the engine below them
 // imports neither a face nor capi: a face gives the engine its policy as
 // values (engine.Face), the engine never asks for one.
 const faceBoundaryHeader = "capi/faces.h"
@@ -205,6 +206,58 @@ func readSources(t *testing.T, dir string, visit func(name, src string)) int {
 	return n
 }
 
+// capiOwnHeader is capi's own interface (the part of a core that is
+// capi's alone, kernel loading, faults, the world's rounds): no face
+// reaches it, neither directly nor through another header; what a face
+// sees of the core is capi/core.h, through faceBoundaryHeader.
+const capiOwnHeader = "capi/shim.h"
+
+// reachedHeaders lists the files that src, a file of folder dir (slash
+// separated, relative to the repository), includes in quotes, directly or
+// through the files it includes, in the order first reached; read gives a
+// file's text, and false for a path that is not in the repository (the
+// compiler then looks in its include folders, which hold no capi header).
+func reachedHeaders(dir, src string, read func(path string) (string, bool)) []string {
+	seen := map[string]bool{}
+	var out []string
+	var visit func(dir, src string)
+	visit = func(dir, src string) {
+		for _, m := range includeLine.FindAllStringSubmatch(src, -1) {
+			if m[1] != `"` {
+				continue
+			}
+			path := filepath.ToSlash(filepath.Join(dir, m[2]))
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			out = append(out, path)
+			if text, ok := read(path); ok {
+				visit(filepath.ToSlash(filepath.Dir(path)), text)
+			}
+		}
+	}
+	visit(dir, src)
+	return out
+}
+
+// reachesHeader tells whether header is among the files src, a file of
+// dir, includes directly or through others (reachedHeaders).
+func reachesHeader(dir, src, header string, read func(path string) (string, bool)) bool {
+	for _, path := range reachedHeaders(dir, src, read) {
+		if path == header {
+			return true
+		}
+	}
+	return false
+}
+
+// readRepoFile is reachedHeaders' read for the repository's files.
+func readRepoFile(path string) (string, bool) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(), filepath.FromSlash(path)))
+	return string(raw), err == nil
+}
+
 func TestFacesSeeCapiThroughOneHeader(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(repoRoot(), "faces", "*"))
 	if err != nil {
@@ -219,6 +272,10 @@ func TestFacesSeeCapiThroughOneHeader(t *testing.T) {
 		checked += readSources(t, dir, func(name, src string) {
 			if incs := capiIncludes(dir, src); len(incs) > 0 {
 				t.Errorf("%s/%s includes %v of capi/: a face sees capi through %s only", dir, name, incs, faceBoundaryHeader)
+			}
+			if reachesHeader(dir, src, capiOwnHeader, readRepoFile) {
+				t.Errorf("%s/%s reaches %s through the headers it includes: a face sees capi/core.h, never capi's own interface",
+					dir, name, capiOwnHeader)
 			}
 		})
 	}
@@ -251,6 +308,24 @@ func TestFaceChecksCatch(t *testing.T) {
 	} {
 		if got := capiIncludes("faces/qmp", src); len(got) != want {
 			t.Errorf("capiIncludes(%q) = %v, want %d", src, got, want)
+		}
+	}
+	files := map[string]string{
+		"capi/faces.h":  `#include "core.h"` + "\n" + `#include "direct.h"`,
+		"capi/core.h":   `#include "../sched/scheduler.h"`,
+		"capi/direct.h": `#include "core.h"`,
+		"capi/comm.h":   `#include "direct.h"` + "\n" + `#include "shim.h"`,
+		"capi/shim.h":   `#include "core.h"`,
+	}
+	read := func(path string) (string, bool) { src, ok := files[path]; return src, ok }
+	for src, want := range map[string]bool{
+		`#include "../../capi/faces.h"` + "\n#include <stdio.h>":                false,
+		`#include "../../capi/shim.h"`:                                          true,
+		`#include "../../capi/faces.h"` + "\n" + `#include "../../capi/comm.h"`: true,
+		`#include "lqcd_face.h"`:                                                false,
+	} {
+		if got := reachesHeader("faces/qmp", src, capiOwnHeader, read); got != want {
+			t.Errorf("reachesHeader(%q) = %v, want %v", src, got, want)
 		}
 	}
 	for imps, want := range map[string]int{

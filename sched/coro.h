@@ -1,6 +1,7 @@
 /*
- * The coroutine scheduler (sched_coro.c) as sched_run.c uses it: the
- * barrier and the waits stay there, this only runs cores as coroutines.
+ * The coroutine scheduler (sched_coro.c, coro_workers.c, coro_balance.c)
+ * as sched_run.c uses it: the barrier and the waits stay there, this only
+ * runs cores as coroutines.
  */
 #ifndef EBSP_CORO_H
 #define EBSP_CORO_H
@@ -38,7 +39,7 @@ int coro_start(struct sched_core *cores, size_t stride, int n, int first, size_t
 /* The worker 0..workers-1 whose queue core pid belongs to: its home. */
 int coro_home(int pid);
 /* The word that counts the barrier's rounds: the monitor compares how
- * fast it moves with the cores on one worker and spread (sched_coro.c,
+ * fast it moves with the cores on one worker and spread (coro_balance.c,
  * "Resting workers"). Before coro_go. */
 void coro_count_rounds(_Atomic unsigned *rounds);
 void coro_go(void);

@@ -4,7 +4,8 @@
  * thread pointer (the FS base on x86-64) at it. The C library and the
  * program then see the core as a thread of its own: its __thread and
  * _Thread_local variables, errno, pthread_self(), pthread keys, locale,
- * malloc's per-thread caches. Only for sched_coro.c.
+ * malloc's per-thread caches. Only for the coroutine scheduler
+ * (coro_internal.h).
  */
 #ifndef EBSP_CORO_TLS_H
 #define EBSP_CORO_TLS_H

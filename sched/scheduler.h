@@ -11,7 +11,8 @@
  *
  * Files: sched_run.c (a run's lifecycle, the barrier and host sync, the
  * wait primitive, stopping, the watchdog and the thread cores),
- * sched_coro.c (coroutine cores, coro.h), sched_hooks.c (the hooks),
+ * sched_coro.c, coro_workers.c and coro_balance.c (coroutine cores, coro.h:
+ * starting and ending them, running them, the monitor), sched_hooks.c (the hooks),
  * sched_clock.c (the clock), futex.h.
  */
 #ifndef EBSP_SCHEDULER_H
@@ -208,7 +209,7 @@ uint64_t sched_poll_slice(int outside);
 /* The calling core completed a step of its own that needed other cores
  * but no barrier (a wait for messages ended): the coroutine scheduler
  * counts such steps with the barrier's rounds when it decides whether
- * the cores run faster on one worker or spread (sched_coro.c, "Resting
+ * the cores run faster on one worker or spread (coro_balance.c, "Resting
  * workers"). A store to a line of the core's worker; nothing on threads. */
 void sched_progress(void);
 
@@ -260,7 +261,7 @@ struct sched_hooks {
  * features; returns 0, or -1 when the table is full. */
 int sched_add_hooks(const struct sched_hooks *hooks);
 
-/* For the scheduler's own files (sched_run.c, sched_coro.c): run the
+/* For the scheduler's own files (sched_run.c, the coroutine files): run the
  * registered hooks of each kind. */
 void hooks_prepare(void);
 void hooks_run_begin(int n);

@@ -9,7 +9,7 @@
  * in place. A stopped run skips the Go call: the core is on its way out
  * and its requests no longer matter. A DRMA call the engine cannot answer
  * yet (ENGINE_NOT_YET: it needs a registration another core may still
- * push) waits here and asks again (reg_wait_again, shim.h).
+ * push) waits here and asks again (reg_wait_again, core.h).
  */
 #include "../../capi/faces.h"
 
@@ -44,7 +44,7 @@ static int drained(struct ebsp_core *self)
 }
 
 /* A number below 4096 must not reach Go as a pointer (user_pointer_small,
- * shim.h). One that names a registered variable (a put's dst, a get's src,
+ * core.h). One that names a registered variable (a put's dst, a get's src,
  * a registration) reaches it as the same offset into a page of its own,
  * which no access may touch (ebsp_small_variables): it is a variable's
  * name like any other, a use of its bytes faults as the number's would,
