@@ -121,7 +121,7 @@ M32_SKIPPED = echo "$@: SKIPPED: this machine cannot run 32-bit programs (tools/
 # C tests against the normal build, under the default scheduler only (make
 # test runs them under both, and everything else).
 check: lib lib32 vet test-shim
-	$(GO) test -count=1 ./engine/... ./emesh/... ./env/...
+	$(GO) test -count=1 ./engine/... ./emesh/... ./env/... ./faces/lqcd/grid
 	$(GO) test -count=1 ./engine/ -transport=copy
 	EBSP_CTEST_SCHED=coro $(GO) test -count=1 -skip 'TestBSPlibUnderMPI|TestMPI' ./ctests/... ./gotests/...
 
@@ -222,12 +222,12 @@ fuzz:
 # The engine's tests run twice: over shared memory, and over a transport
 # that copies every block between cores as a message-passing one would.
 test-go:
-	$(GO) test -race -count=1 ./engine/... ./emesh/... ./env/...
+	$(GO) test -race -count=1 ./engine/... ./emesh/... ./env/... ./faces/lqcd/grid
 	$(GO) test -race -count=1 ./engine/ -transport=copy
 
 # The engine's unit tests as 386 code (no race detector there).
 test-go32:
-	if $(M32_RUNS); then GOARCH=386 $(GO) test -count=1 ./engine/... ./emesh/... ./env/...; else $(M32_SKIPPED); fi
+	if $(M32_RUNS); then GOARCH=386 $(GO) test -count=1 ./engine/... ./emesh/... ./env/... ./faces/lqcd/grid; else $(M32_SKIPPED); fi
 
 # The C tests, each under both schedulers (EBSP_SCHED=threads and coro);
 # those with an `m32` file are built with -m32 against lib32. The MPI

@@ -1,8 +1,9 @@
 package main
 
-// Glue of the BSPlib face (faces/bsplib, include/bsp.h): an SPMD section
-// is one run of the machine in Standard mode, started and ended by the
-// program's own thread, which is pid 0.
+// The BSPlib face's entries into Go (faces/bsplib's C calls them): an
+// SPMD section's lifecycle is the face's (faces/bsplib/section.go), which
+// these call with capi's Library (library.go); the core calls go to the
+// engine.
 
 /*
 #include <stdlib.h>
@@ -11,88 +12,24 @@ package main
 */
 import "C"
 
-import (
-	"fmt"
-	"unsafe"
+import "libebsp/faces/bsplib" // its C code (the BSPlib calls), its Face and its lifecycle
 
-	"libebsp/engine"
-	"libebsp/env"
-	"libebsp/faces/bsplib" // its C code (the BSPlib calls), its Face and its Go half
-)
-
-// goBsplibBegin starts a BSPlib section of nprocs cores: the machine in
-// Standard mode and the C core table, with the run started. NULL after
-// printing why on stderr.
+// goBsplibBegin starts a BSPlib section of nprocs cores (bsplib.Begin):
+// its C core table, or NULL after printing why on stderr.
 //
 //export goBsplibBegin
 func goBsplibBegin(nprocs C.longlong) *C.struct_ebsp_core {
-	m := hostMachine("bsp_begin")
-	if m == nil {
+	if !bsplib.Begin(&library{}, int(nprocs)) {
 		return nil
 	}
-	memCfg, err := env.MemoryOf(cGetenv)
-	if err != nil {
-		complain("bsp_begin: " + err.Error())
-		return nil
-	}
-	m.SetMemoryConfig(memCfg)
-	n, err := beginMPISection(m, int(nprocs))
-	if err != nil {
-		complainOnce(err.Error())
-		return nil
-	}
-	nprocs = C.longlong(n)
-	if err := m.BeginStandard(int(nprocs), bsplib.Face); err != nil {
-		complainOnce(mpiBeginError(int(nprocs), err).Error())
-		if mpiProc != nil && !mpiAlone && mpiProc.Rank != 0 {
-			endQuietly() // every rank found it: rank 0 alone exits with status 1, which mpirun names
-		}
-		return nil
-	}
-	table := C.cores_alloc(C.int(nprocs))
-	if table == nil {
-		m.EndStandard()
-		complain(fmt.Sprintf("bsp_begin: out of memory for %d cores", nprocs))
-		return nil
-	}
-	cores := unsafe.Slice(table, int(nprocs))
-	for i := range cores {
-		shareCore(m.Core(i), &cores[i])
-	}
-	configureRun(m)
-	C.bl_checks = C.int(boolInt(m.Checks() != engine.CheckOff))
-	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
-	if err := m.StartRun(); err != nil {
-		m.EndStandard()
-		C.cores_free(table)
-		complain(err.Error())
-		return nil
-	}
-	current = session{cores: table}
-	C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = C.int(nprocs), table
-	ensurePsFor(int(nprocs))
-	return table
+	return current.cores
 }
 
-// goBsplibFinish ends the section: the run's report (when it was
-// stopped) on stderr, the machine back to the EBSP host's state, and with
-// release, the core table freed.
+// goBsplibFinish ends the section (bsplib.Finish); with release, its core
+// table is freed.
 //
 //export goBsplibFinish
-func goBsplibFinish(release C.int) {
-	abort := finishRun()
-	machine.EndStandard()
-	endMPISection()
-	if abort != nil {
-		cs := C.CString(abort.Report())
-		C.out_stderr(cs)
-		C.free(unsafe.Pointer(cs))
-	}
-	if release != 0 {
-		current.unload()
-		C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = 0, nil
-	}
-}
+func goBsplibFinish(release C.int) { bsplib.Finish(&library{}, machine, release != 0) }
 
 //export goBsplibCoreBegin
 func goBsplibCoreBegin(pid C.int) {
@@ -128,41 +65,29 @@ func goBsplibMisuse(pid C.int, call, what *C.char) {
 //export goBsplibReady
 func goBsplibReady() C.int { return boolInt(hostMachine("bsp_init") != nil) }
 
-// goBsplibAvailable is bsp_nprocs before bsp_begin: the cores of the mesh
-// (the EBSP host's bsp_nprocs is 0 before its bsp_init, as on the board).
+// goBsplibAvailable is bsp_nprocs before bsp_begin (bsplib.Available).
 //
 //export goBsplibAvailable
-func goBsplibAvailable() C.int {
-	m := hostMachine("bsp_nprocs")
-	if m == nil {
-		return 0
-	}
-	if mpiAlone {
-		return C.int(mpiProc.PerRank) // the other ranks ended with the first section
-	}
-	return C.int(m.Mesh().Cores())
-}
+func goBsplibAvailable() C.int { return C.int(bsplib.Available(&library{})) }
 
 // goBsplibGlobalsCheck, at rank 0's first bsp_begin of an MPI job, warns
-// of the program's globals that main set after bsp_init (faces/bsplib's
-// copy finds them, bsplib.GlobalsWarning names them). A warning under
-// EBSP_CHECKS=strict only: textbook programs set P and n there for pid 0
-// alone, rightly.
+// of the program's globals that main set after bsp_init, which
+// faces/bsplib's copy found (bsplib.CheckGlobals).
 //
 //export goBsplibGlobalsCheck
 func goBsplibGlobalsCheck() {
 	defer C.bl_globals_free()
-	if mpiProc == nil || mpiAlone || mpiProc.Rank != 0 || int(C.ebsp_outer_section.nprocs) <= mpiProc.PerRank ||
-		machine == nil || machine.Checks() != engine.CheckStrict {
-		return
-	}
+	bsplib.CheckGlobals(&library{}, machine, int(C.ebsp_outer_section.nprocs), globalsChanged)
+}
+
+// globalsChanged are the ranges [from, to) of the program's globals that
+// changed since bsp_init (faces/bsplib/globals.c), up to 64.
+func globalsChanged() [][2]uint64 {
 	const max = 64
 	var from, to [max]C.uintptr_t
 	ranges := make([][2]uint64, int(C.bl_globals_changed(&from[0], &to[0], max)))
 	for i := range ranges {
 		ranges[i] = [2]uint64{uint64(from[i]), uint64(to[i])}
 	}
-	if text := bsplib.GlobalsWarning(ranges); text != "" {
-		diagSay(text)
-	}
+	return ranges
 }

@@ -28,6 +28,10 @@ func cGetenv(name string) string {
 	return ""
 }
 
+// Getenv is cGetenv for a face's lifecycle (faces/run.Library), which
+// reads its settings through package env too.
+func (*library) Getenv(name string) string { return cGetenv(name) }
+
 // configureRun reads the settings of a run (ebsp_spmd, or a BSPlib
 // section's bsp_begin) before its cores start, so a host may change them
 // between runs.
@@ -37,9 +41,7 @@ func configureRun(m *engine.Machine) {
 	limit, err := env.CommLimitOf(cGetenv)
 	report(err)
 	m.CommConfig(level, limit)
-	statsTo, err = env.StatsOf(cGetenv)
-	report(err)
-	traceTo = env.TraceOf(cGetenv)
+	report(records.Read(cGetenv))
 	slowdown, err := env.SlowdownOf(cGetenv)
 	report(err)
 	m.SetPredictSlowdown(slowdown)

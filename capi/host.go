@@ -7,15 +7,9 @@ package main
 import "C"
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
-	"time"
 	"unsafe"
 
 	"libebsp/emesh"
@@ -50,13 +44,7 @@ func theMachine() (*engine.Machine, error) {
 			machineErr = err
 			return
 		}
-		machine = engine.NewMachine(mesh)
-		machine.SetProbes(engine.Probes{
-			Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
-			Print:    coreLine,
-		})
-		machine.ShareSyncFlags(flagsOf(&C.ebsp_outer_section))
-		machine.SetDirectDRMA(directDRMA{})
+		machine = wiredMachine(mesh, &C.ebsp_outer_section)
 		machine.SetFace(ebsp.Face)
 		engine.ShowSmallVariables(uintptr(C.ebsp_small_variables()), uintptr(C.LOWEST_ADDRESS))
 	})
@@ -84,26 +72,7 @@ func hostMachine(call string) *engine.Machine {
 //export goInit
 func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 	_, _ = argc, argv // EBSP ignores them too
-	m := hostMachine("bsp_init")
-	if m == nil {
-		return 0
-	}
-	refuseMPI("bsp_init")
-	if name == nil {
-		complain("bsp_init: kernel name is NULL")
-		return 0
-	}
-	exeDir := ""
-	if exe, err := os.Executable(); err == nil {
-		exeDir = filepath.Dir(exe)
-	}
-	cwd, _ := os.Getwd()
-	dirs := engine.KernelSearchDirs(exeDir, cwd, env.KernelPathOf(cGetenv))
-	if _, err := m.Init(C.GoString(name), dirs); err != nil {
-		complainErr(err)
-		return 0
-	}
-	return 1
+	return boolInt(ebsp.Init(&library{}, goStringOrNil(name)))
 }
 
 // goRegisterKernel is ebsp_register_kernel (faces/ebsp/host.c checks the name
@@ -111,17 +80,16 @@ func goInit(name *C.char, argc C.int, argv **C.char) C.int {
 //
 //export goRegisterKernel
 func goRegisterKernel(name *C.char, kernel unsafe.Pointer) C.int {
-	m := hostMachine("ebsp_register_kernel")
-	if m == nil || name == nil {
-		return 0
+	return boolInt(ebsp.RegisterKernel(&library{}, goStringOrNil(name), kernel))
+}
+
+// goStringOrNil is s as a Go string, nil for NULL.
+func goStringOrNil(s *C.char) *string {
+	if s == nil {
+		return nil
 	}
-	if err := m.RegisterKernel(C.GoString(name), kernel); err != nil {
-		if err != engine.ErrNotRegistered {
-			complain(err.Error())
-		}
-		return 0
-	}
-	return 1
+	gs := C.GoString(s)
+	return &gs
 }
 
 //export goHostNprocs
@@ -134,40 +102,7 @@ func goHostNprocs() C.int {
 }
 
 //export goHostBegin
-func goHostBegin(nprocs C.int) C.int {
-	m := hostMachine("bsp_begin")
-	if m == nil {
-		return 0
-	}
-	memCfg, err := env.MemoryOf(cGetenv)
-	if err != nil {
-		complain("bsp_begin: " + err.Error())
-		return 0
-	}
-	m.SetMemoryConfig(memCfg)
-	kernel, err := m.Begin(int(nprocs))
-	if err != nil {
-		complainErr(err)
-		return 0
-	}
-	s, err := loadCores(kernel, int(nprocs))
-	if err != nil {
-		_ = m.End()
-		complain("bsp_begin: " + err.Error())
-		return 0
-	}
-	cores := unsafe.Slice(s.cores, int(nprocs))
-	for i := range cores {
-		shareCore(m.Core(i), &cores[i])
-		cores[i].dma_slot = m.Memory().DMA(i).Slot()
-		local := m.Memory().Local(i)
-		cores[i].local_base, cores[i].local_size = (*C.uchar)(local.Base()), C.size_t(local.Size())
-	}
-	current = s
-	C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = nprocs, s.cores
-	ensurePsFor(int(nprocs))
-	return 1
-}
+func goHostBegin(nprocs C.int) C.int { return boolInt(ebsp.Begin(&library{}, int(nprocs))) }
 
 // maxPs bounds GOMAXPROCS: past a few hundred, Ps only add GC workers.
 const maxPs = 256
@@ -224,107 +159,18 @@ func (s *session) unload() {
 }
 
 //export goHostEnd
-func goHostEnd() C.int {
-	m := hostMachine("bsp_end")
-	if m == nil {
-		return 0
-	}
-	// The host may keep pointers into the memories End unmaps (stream
-	// areas): its crash there is reported as a use after bsp_end.
-	var ext, local unsafe.Pointer
-	var extSize, localSize int
-	if mem := m.Memory(); mem != nil && mem.Cores() > 0 {
-		ext, extSize = mem.Ext().Base(), mem.Ext().Size()
-		local, localSize = mem.Local(0).Base(), mem.Cores()*mem.Local(0).Size()
-	}
-	if err := m.End(); err != nil {
-		complainErr(err)
-		return 0
-	}
-	if ext != nil {
-		C.faults_released(ext, C.size_t(extSize), local, C.size_t(localSize))
-	}
-	current.unload()
-	C.ebsp_outer_section.nprocs, C.ebsp_outer_section.cores = 0, nil
-	return 1
-}
+func goHostEnd() C.int { return boolInt(ebsp.End(&library{})) }
 
 //export goSpmdStart
 func goSpmdStart() *C.struct_ebsp_core {
-	m := hostMachine("ebsp_spmd")
-	if m == nil {
-		return nil
-	}
-	configureRun(m)
-	m.SetStats((statsTo != "" && statsTo != "0") || traceTo != "")
-	if err := m.StartRun(); err != nil {
-		complainErr(err)
+	if !ebsp.Start(&library{}) {
 		return nil
 	}
 	return current.cores
 }
 
-// statsTo is EBSP_STATS of the current run: "1" (a table on stdout) or a
-// .json file that gets one line per run.
-var statsTo string
-
-func reportStats(sum engine.RunSummary) {
-	if !strings.HasSuffix(statsTo, ".json") {
-		diagSay(sum.Table())
-		return
-	}
-	f, err := os.OpenFile(statsTo, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err == nil {
-		_, err = f.Write(append(sum.JSON(), '\n'))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		complain(fmt.Sprintf("%s=%q: %v; this run's statistics are not written", engine.StatsEnv, statsTo, unwrapPath(err)))
-	}
-}
-
-// unwrapPath drops the file name from an error of package os: the
-// message names the variable and its value (the file) already.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("cannot %s it: %w", pe.Op, pe.Err)
-	}
-	return err
-}
-
-// traceTo is EBSP_TRACE of the current run; trace holds the events of the
-// runs so far (the file is rewritten after each run), traceZero their clock.
-var (
-	traceTo   string
-	trace     []any
-	traceZero time.Time
-)
-
-func writeTrace(m *engine.Machine) {
-	if trace == nil {
-		traceZero = m.RunStartedAt()
-	}
-	offset := float64(m.RunStartedAt().Sub(traceZero).Nanoseconds()) / 1e3
-	trace = append(trace, m.TraceEvents(offset)...)
-	b, err := json.Marshal(map[string]any{"traceEvents": trace, "displayTimeUnit": "ns"})
-	if err == nil {
-		err = os.WriteFile(traceTo, b, 0o644)
-	}
-	if err != nil {
-		complain(fmt.Sprintf("%s=%q: %v; the trace is not written", engine.TraceEnv, traceTo, unwrapPath(err)))
-	}
-}
-
 //export goSpmdDone
-func goSpmdDone(ok C.int) {
-	abort := finishRun()
-	if abort != nil {
-		say(ebsp.AbortReport(abort, machine.Checks()))
-	}
-}
+func goSpmdDone(ok C.int) { ebsp.Done(&library{}, machine) }
 
 // goEndCallback tells the machine that ebsp_spmd calls the host's end
 // callback (running 1) or that it returned.
@@ -332,17 +178,4 @@ func goSpmdDone(ok C.int) {
 //export goEndCallback
 func goEndCallback(running C.int) {
 	machine.EndCallback(running != 0)
-}
-
-// finishRun ends a run of either face: its statistics and trace, and the
-// abort that stopped it (nil when none).
-func finishRun() *engine.Abort {
-	abort := machine.FinishRun()
-	if statsTo != "" && statsTo != "0" {
-		reportStats(machine.Summary()) // on stderr (diagSay) in a BSPlib section
-	}
-	if traceTo != "" {
-		writeTrace(machine)
-	}
-	return abort
 }

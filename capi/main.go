@@ -1,12 +1,14 @@
 // Command capi is the C ABI of libebsp: built with -buildmode=c-shared it
 // exports every function of EBSP's host_bsp.h and e_bsp.h. The Go files
-// here are glue between C and the engine in engine/; the C files are the
-// shim (thread identity, kernel loading, faults, output) and the C path
-// that carries requests in the engine's format (direct.*, reqlog.*,
-// hpcache.c), which the faces reach through faces.h. The scheduler
-// (sched/), the fixed local addresses of the emulated hardware
-// (emesh/lowmem/) and the faces, their calls in C (faces/), are packages
-// of their own, linked in through imports.
+// here are the exports and the boundary between C and Go: a face's
+// lifecycle is the face's (faces/*), which the exports call with capi's
+// Library (library.go), and the core calls go to the engine in engine/;
+// the C files are the shim (thread identity, kernel loading, faults,
+// output) and the C path that carries requests in the engine's format
+// (direct.*, reqlog.*, hpcache.c), which the faces reach through faces.h.
+// The scheduler (sched/), the fixed local addresses of the emulated
+// hardware (emesh/lowmem/) and the faces (faces/) are packages of their
+// own, linked in through imports.
 package main
 
 /*
@@ -65,7 +67,7 @@ func coreLine(pid int, text string) {
 }
 
 // standardRun reports whether a BSPlib section owns the machine.
-func standardRun() bool { return machine != nil && machine.Standard }
+func standardRun() bool { return machine != nil && machine.Face().ReportsToStderr }
 
 // diagLine prints a diagnostic about core pid: "$PP: text" on stdout for
 // the EBSP face (as on the board, where the host reads it), on stderr for

@@ -7,7 +7,8 @@ package main
 // messages), with the outer machine's mesh; its C section (struct
 // ebsp_section) holds the flags that machine writes and its core table.
 // The Go calls of its cores find it through the calling thread's section
-// (sections.go).
+// (sections.go). What such a section does at its begin and end is the
+// face's (faces/bsplib/section.go: BeginNested, EndNested).
 
 /*
 #include "shim.h"
@@ -17,10 +18,8 @@ import "C"
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"libebsp/engine"
-	"libebsp/env"
 	"libebsp/faces/bsplib"
 )
 
@@ -38,52 +37,24 @@ func goBsplibNestBegin(nprocs C.longlong, sec *C.struct_ebsp_section, why **C.ch
 	return table
 }
 
+// nestBegin begins the section (bsplib.BeginNested) on a machine wired to
+// sec, and registers that machine for its cores' calls (machineHere).
 func nestBegin(n int, sec *C.struct_ebsp_section) (*C.struct_ebsp_core, error) {
 	outer := machineHere()
 	if outer == nil {
 		return nil, fmt.Errorf("no machine")
 	}
-	if mpiProc != nil && !mpiAlone {
-		return nil, fmt.Errorf("a nested SPMD section (bsp_init and bsp_begin inside a section) runs in one process only, not under mpirun")
-	}
-	memCfg, err := env.MemoryOf(cGetenv)
+	lib := &library{nest: sec}
+	m, err := bsplib.BeginNested(lib, n, func() *engine.Machine { return wiredMachine(outer.Mesh(), sec) })
 	if err != nil {
 		return nil, err
 	}
-	m := engine.NewMachine(outer.Mesh())
-	m.SetProbes(engine.Probes{
-		Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
-		Print:    coreLine,
-	})
-	m.ShareSyncFlags(flagsOf(sec))
-	m.SetDirectDRMA(directDRMA{})
-	m.SetMemoryConfig(memCfg)
-	if err := m.BeginStandard(n, bsplib.Face); err != nil {
-		return nil, err
-	}
-	table := C.cores_alloc(C.int(n))
-	if table == nil {
-		m.EndStandard()
-		return nil, fmt.Errorf("out of memory for %d cores", n)
-	}
-	cores := unsafe.Slice(table, n)
-	for i := range cores {
-		cores[i].section = sec
-		shareCore(m.Core(i), &cores[i])
-	}
-	configureRun(m)
-	m.SetStats(false) // EBSP_STATS and EBSP_TRACE describe the outer section
-	if err := m.StartRun(); err != nil {
-		m.EndStandard()
-		C.cores_free(table)
-		return nil, err
-	}
 	sec.id = C.int(nestIDs.Add(1))
-	sec.nprocs, sec.cores = C.int(n), table
+	sec.nprocs, sec.cores = C.int(n), lib.table
 	nests.Store(int(sec.id), m)
 	nestsLive.Add(1)
 	ensurePsFor(int(C.ebsp_outer_section.nprocs) + n)
-	return table, nil
+	return lib.table, nil
 }
 
 // goBsplibNestFinish ends the nested section sec once every core left it,
@@ -96,12 +67,11 @@ func goBsplibNestFinish(sec *C.struct_ebsp_section) *C.char {
 	if !ok {
 		return nil
 	}
-	m := v.(*engine.Machine)
-	abort := m.EndStandard()
+	report := bsplib.EndNested(v.(*engine.Machine))
 	nests.Delete(id)
 	nestsLive.Add(-1)
-	if abort != nil {
-		return C.CString(abort.Report())
+	if report != "" {
+		return C.CString(report)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"libebsp/emesh"
 	"libebsp/engine"
 )
 
@@ -58,4 +59,17 @@ func flagsOf(sec *C.struct_ebsp_section) [5]*[2]atomic.Int32 {
 		(*[2]atomic.Int32)(unsafe.Pointer(&sec.get_flags[0])),
 		(*[2]atomic.Int32)(unsafe.Pointer(&sec.gets_flags[0])),
 		(*[2]atomic.Int32)(unsafe.Pointer(&sec.sends_flags[0]))}
+}
+
+// wiredMachine is a machine of mesh for the cores of section sec: the
+// section's flags, the C path's probes and direct requests.
+func wiredMachine(mesh emesh.Mesh, sec *C.struct_ebsp_section) *engine.Machine {
+	m := engine.NewMachine(mesh)
+	m.SetProbes(engine.Probes{
+		Arrivals: func(pid int) int { return int(C.sched_arrivals(C.int(pid))) },
+		Print:    coreLine,
+	})
+	m.ShareSyncFlags(flagsOf(sec))
+	m.SetDirectDRMA(directDRMA{})
+	return m
 }

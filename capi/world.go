@@ -127,25 +127,6 @@ func chooseWorld(m *engine.Machine, copy bool) {
 	}
 }
 
-// complainOnce is complain for an error every rank of an MPI job finds
-// alike (the count rank 0 gave to bsp_begin): rank 0 says it.
-func complainOnce(text string) {
-	if mpiProc == nil || mpiProc.Rank == 0 {
-		complain(text)
-	}
-}
-
-// mpiBeginError is bsp_begin's error about a core count, in terms of
-// the MPI job when there is one (its cores are ranks times
-// EBSP_RANK_CORES, not an EBSP_MESH).
-func mpiBeginError(nprocs int, err error) error {
-	if mpiProc == nil || mpiAlone || (nprocs >= 1 && nprocs <= mpiProc.Cores()) {
-		return err
-	}
-	return fmt.Errorf("bsp_begin: %d cores requested; mpirun started %d ranks of %d core(s) (%s): 1..%d",
-		nprocs, mpiProc.Ranks, mpiProc.PerRank, env.RankCores, mpiProc.Cores())
-}
-
 // endRank ends this rank's process after its part of the job.
 func endRank(code int) {
 	C.out_flush()
@@ -161,9 +142,9 @@ func refuseMPI(call string) {
 	if mpiProc == nil {
 		return
 	}
-	complainOnce(fmt.Sprintf("%s: mpirun started %d ranks of this EBSP host program; an EBSP host and its cores run in one process: "+
-		"start it without mpirun (BSPlib programs, bsp.h, run across ranks)", call, mpiProc.Ranks))
 	if mpiProc.Rank == 0 {
+		complain(fmt.Sprintf("%s: mpirun started %d ranks of this EBSP host program; an EBSP host and its cores run in one process: "+
+			"start it without mpirun (BSPlib programs, bsp.h, run across ranks)", call, mpiProc.Ranks))
 		endRank(1)
 	}
 	endQuietly()

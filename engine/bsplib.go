@@ -9,15 +9,11 @@ import (
 // The standard BSPlib face (include/bsp.h, faces/bsplib): an SPMD
 // section started by bsp_begin(P) in the program itself, on the same
 // engine as the EBSP face's runs. The machine runs such a section as one
-// run with no kernel to load; Machine.Standard tells the C glue that a
-// section owns the machine; the run follows the BSPlib rules as bsp.h
-// states them (registrations in force from the next bsp_sync whatever the
-// check level, SetBSPlibRules; all gets of a superstep before its puts; a
-// message keeps its tag size) and what the face gives BeginStandard (Face:
-// its words in reports, the calls of the other face it refuses).
-
-// StandardKernelName is the kernel name of a BSPlib section (reports).
-const StandardKernelName = "BSPlib SPMD section"
+// run with no kernel to load; the run follows the rules the face gives
+// BeginStandard (Face: registrations in force from the next bsp_sync
+// whatever the check level, its words in reports, the calls of the other
+// face it refuses) and the BSPlib rules that bind every run (all gets of a
+// superstep before its puts; a message keeps its tag size).
 
 // MixedFaces is the end of every message refusing to mix the two faces.
 const MixedFaces = "a program may not mix the EBSP face (host_bsp.h, e_bsp.h) and the BSPlib face (bsp.h) in one SPMD run"
@@ -37,7 +33,7 @@ type standardSaved struct {
 // after the section; one with cores loaded is refused.
 func (m *Machine) BeginStandard(nprocs int, face Face) error {
 	m.mu.Lock()
-	if m.Standard {
+	if m.standard {
 		m.mu.Unlock()
 		return fmt.Errorf("bsp_begin: a BSPlib SPMD section is already running on this machine (a nested section has a machine of its own)")
 	}
@@ -52,17 +48,17 @@ func (m *Machine) BeginStandard(nprocs int, face Face) error {
 			nprocs, m.mesh, m.mesh.Cores(), emesh.MeshEnv)
 	}
 	m.saved = standardSaved{kernel: m.kernel, state: m.state, hostTag: m.comm.hostTag, face: m.face}
-	m.kernel = Kernel{Name: StandardKernelName}
+	m.kernel = Kernel{Name: face.KernelName}
 	m.state = HostInitialized
 	m.comm.hostTag = 0 // BSPlib: the tag size starts at 0
 	m.mu.Unlock()
-	m.SetBSPlibRules(true) // registrations as BSPlib has them, whatever EBSP_CHECKS says
+	m.SetRegistrationsAtSync(face.RegistrationsAtSync)
 	if _, err := m.Begin(nprocs); err != nil {
 		m.restoreEBSP()
 		return err
 	}
 	m.mu.Lock()
-	m.Standard = true
+	m.standard = true
 	m.face = face
 	m.mu.Unlock()
 	return nil
@@ -81,11 +77,11 @@ func (m *Machine) EndStandard() *Abort {
 }
 
 func (m *Machine) restoreEBSP() {
-	m.SetBSPlibRules(false)
+	m.SetRegistrationsAtSync(m.saved.face.RegistrationsAtSync)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.kernel, m.state, m.comm.hostTag, m.face = m.saved.kernel, m.saved.state, m.saved.hostTag, m.saved.face
-	m.Standard = false
+	m.standard = false
 }
 
 // refusedHost refuses an EBSP host call when the face that owns the

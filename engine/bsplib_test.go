@@ -13,11 +13,14 @@ import (
 // bsplibFace is the BSPlib face's Face (faces/bsplib, which imports the
 // engine), as a section gives it.
 var bsplibFace = Face{
-	RunName:    "BSPlib section %d",
-	WholeTag:   true,
-	Finished:   "returned from its SPMD function without bsp_end",
-	RefuseHost: "a BSPlib SPMD section (bsp.h) is running; " + MixedFaces,
-	RefuseCore: "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); " + MixedFaces,
+	RunName:             "BSPlib section %d",
+	WholeTag:            true,
+	Finished:            "returned from its SPMD function without bsp_end",
+	RefuseHost:          "a BSPlib SPMD section (bsp.h) is running; " + MixedFaces,
+	RefuseCore:          "an EBSP call (host_bsp.h or e_bsp.h) in a BSPlib SPMD section (bsp.h); " + MixedFaces,
+	KernelName:          "BSPlib SPMD section",
+	RegistrationsAtSync: true,
+	ReportsToStderr:     true,
 }
 
 // A BSPlib section is a run of the machine in Standard mode; the EBSP
@@ -33,9 +36,11 @@ func TestStandardSectionLifecycle(t *testing.T) {
 	require.NoError(t, err)
 
 	assert.ErrorContains(t, m.BeginStandard(17, bsplibFace), "1..16")
-	assert.False(t, m.Standard)
+	assert.False(t, m.standard)
 	require.NoError(t, m.BeginStandard(3, bsplibFace))
-	assert.True(t, m.Standard)
+	assert.True(t, m.standard)
+	assert.True(t, m.comm.atSync, "the face's registration rules hold in the section")
+	assert.Equal(t, "BSPlib SPMD section", m.kernel.Name)
 	assert.ErrorContains(t, m.BeginStandard(3, bsplibFace), "already running on this machine")
 	require.NoError(t, m.StartRun())
 	assert.Equal(t, 0, m.Core(2).comm.tagsize, "BSPlib's tag size starts at 0")
@@ -62,7 +67,8 @@ func TestStandardSectionLifecycle(t *testing.T) {
 	abort := m.EndStandard()
 	require.NotNil(t, abort)
 	assert.Equal(t, 1, abort.Pid)
-	assert.False(t, m.Standard)
+	assert.False(t, m.standard)
+	assert.False(t, m.comm.atSync, "the host's registration rules come back")
 	assert.Equal(t, HostInitialized, m.State(), "the EBSP host's bsp_init survives the section")
 	assert.Equal(t, 12, m.HostTagsize())
 

@@ -39,7 +39,7 @@ type commState struct {
 type machineComm struct {
 	flags     *syncFlags // see superstep.go; C memory when shared (ShareSyncFlags)
 	checks    CheckLevel
-	bsplib    bool // the BSPlib face: standard registrations whatever the level
+	atSync    bool // registrations at the next sync whatever the level (Face.RegistrationsAtSync)
 	atOnce    bool // registrations take effect at the call (EBSP 1.0), not at the next sync
 	onePush   bool // one bsp_push_reg per superstep (EBSP's documented rule, strict)
 	sizes     bool // puts and gets must stay inside the target's registered size
@@ -61,7 +61,7 @@ type machineComm struct {
 	down    []hostOutbox
 	hostQ   msgQueue
 
-	// the BSPlib face below strict: a pop may withdraw a push of its own
+	// registrations at sync below strict: a pop may withdraw a push of its own
 	// superstep, and the cores' pops are not held to one order
 	lenientPops bool
 	popPlan     []int // core 0's resolution of a sync's pops (agreement.go), read by all in phase B
@@ -85,23 +85,24 @@ func (m *Machine) CommConfig(level CheckLevel, limitMiB int) {
 	}
 }
 
-// SetBSPlibRules makes the registrations follow BSPlib whatever the check
-// level: collective, effective at the next sync, several per superstep,
-// sizes enforced (unless the level is CheckOff). For the BSPlib face.
-func (m *Machine) SetBSPlibRules(on bool) {
+// SetRegistrationsAtSync makes the registrations follow BSPlib whatever
+// the check level: collective, effective at the next sync, several per
+// superstep, sizes enforced (unless the level is CheckOff). A face asks
+// for it through Face.RegistrationsAtSync.
+func (m *Machine) SetRegistrationsAtSync(on bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.comm.bsplib = on
+	m.comm.atSync = on
 	m.comm.setChecks(m.comm.checks)
 }
 
 func (mc *machineComm) setChecks(level CheckLevel) {
 	mc.checks = level
-	mc.atOnce = level != CheckStrict && !mc.bsplib
-	mc.sizes = level == CheckStrict || (mc.bsplib && level != CheckOff)
-	mc.onePush = level == CheckStrict && !mc.bsplib
+	mc.atOnce = level != CheckStrict && !mc.atSync
+	mc.sizes = level == CheckStrict || (mc.atSync && level != CheckOff)
+	mc.onePush = level == CheckStrict && !mc.atSync
 	mc.unchecked = level == CheckOff
-	mc.lenientPops = mc.bsplib && level != CheckStrict
+	mc.lenientPops = mc.atSync && level != CheckStrict
 }
 
 // Checks is the check level of the current run.

@@ -152,7 +152,7 @@ func newTestMachine(t testing.TB, n int) *Machine {
 	t.Helper()
 	m := NewMachine(emesh.Mesh{Rows: 1, Cols: n})
 	m.UseTransport(testTransport)
-	m.SetBSPlibRules(true)
+	m.SetRegistrationsAtSync(true)
 	m.CommConfig(CheckStrict, 0)
 	m.kernel = Kernel{Name: "test", Func: unsafe.Pointer(m)}
 	m.state = HostInitialized

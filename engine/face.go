@@ -20,6 +20,17 @@ type Face struct {
 	// RefuseCore is why a core's EBSP bsp_begin and bsp_end are refused
 	// while this face owns the machine; "" when they are not.
 	RefuseCore string
+	// KernelName names the run's kernel in reports when the face loads
+	// none (a BSPlib section runs the program's own function).
+	KernelName string
+	// RegistrationsAtSync: registrations are collective and take effect
+	// at the next sync, several per superstep, their sizes enforced unless
+	// the checks are off, whatever the check level (BSPlib's rules).
+	RegistrationsAtSync bool
+	// ReportsToStderr: the program's stdout is its own output, so the
+	// library's reports and diagnostics of its cores go to stderr (on the
+	// board, the host reads them from the cores' stdout).
+	ReportsToStderr bool
 }
 
 // SetFace gives the machine the EBSP host's face, while no run is on.
@@ -28,3 +39,7 @@ func (m *Machine) SetFace(f Face) {
 	defer m.mu.Unlock()
 	m.face = f
 }
+
+// Face is what the face that owns the machine gave it. It changes only
+// while no core runs, so cores read it without the lock.
+func (m *Machine) Face() Face { return m.face }

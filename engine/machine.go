@@ -78,10 +78,9 @@ type Machine struct {
 	probes     Probes
 	stats      runStats
 
-	// Standard is true while a BSPlib-face SPMD section (include/bsp.h)
-	// owns the machine: BSPlib semantics, no host (bsplib.go). Changed only
-	// while no core runs, so cores read it without the lock.
-	Standard bool
+	// standard is true while a section begun by BeginStandard (the BSPlib
+	// face, include/bsp.h) owns the machine: no host (bsplib.go).
+	standard bool
 	saved    standardSaved // the EBSP host's state during such a section
 	face     Face          // what the face that owns the machine says (face.go)
 }

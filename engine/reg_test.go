@@ -14,7 +14,7 @@ import (
 // lines the engine prints for a core are collected in out.
 func boardMachine(t *testing.T, n int) (*Machine, *lines) {
 	m := newTestMachine(t, n)
-	m.SetBSPlibRules(false)
+	m.SetRegistrationsAtSync(false)
 	m.CommConfig(CheckBoard, 0)
 	out := &lines{}
 	m.SetProbes(Probes{Print: out.print})

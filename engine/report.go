@@ -55,9 +55,6 @@ const (
 	DeadlockHeader = "BSP ERROR: deadlock: the cores can no longer all meet in one synchronization"
 	TimeoutHeader  = "BSP ERROR: no progress for %g s (EBSP_TIMEOUT): the run is stopped"
 	NoEndHeader    = "BSP ERROR: deadlock: every core returned from its kernel without bsp_end, for which the host waits (on the board, for ever)"
-	// LqcdDeadlockHeader: cores blocked in LQCD waits (waitFor, waitForMultiple,
-	// sendBroadcast) that no core left running can end, the others in barriers.
-	LqcdDeadlockHeader = "BSP ERROR: deadlock: every core waits, and no core that runs is left to end an LQCD wait"
 )
 
 // StallReport explains why the cores make no progress: some left the run,

@@ -1,6 +1,7 @@
 package gotests
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -335,6 +336,83 @@ func TestFaceChecksCatch(t *testing.T) {
 	} {
 		if got := importsAbove(strings.Fields(imps)); len(got) != want {
 			t.Errorf("importsAbove(%q) = %v, want %d", imps, got, want)
+		}
+	}
+}
+
+// A face owns its lifecycle (faces/ebsp/lifecycle.go, faces/bsplib/section.go,
+// faces/run): what a run or a section does at its begin and end. capi's Go
+// keeps the exports and the boundary (C memory, the C core tables,
+// converting arguments), so it calls none of the engine's methods that
+// make up that lifecycle, and writes none of a run's records: the names
+// below are those of engine.Machine alone (a core's calls, as
+// Core.BeginStandard, are the exports' to make).
+var faceLifecycleCalls = map[string]bool{
+	"StartRun": true, "FinishRun": true, "SetStats": true, "SetMemoryConfig": true,
+	"RegisterKernel": true, "Summary": true, "TraceEvents": true, "RunStartedAt": true,
+	"KernelSearchDirs": true,
+}
+
+// lifecycleCalls lists the calls in Go source src of a method or function
+// named in faceLifecycleCalls, but for a face package's own (a face's
+// ebsp.RegisterKernel is what capi calls in place of the engine's).
+func lifecycleCalls(t *testing.T, name, src string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	faces := map[string]bool{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if strings.HasPrefix(path, modulePath+"/faces/") {
+			faces[filepath.Base(path)] = true
+			if imp.Name != nil {
+				faces[imp.Name.Name] = true
+			}
+		}
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && faceLifecycleCalls[sel.Sel.Name] {
+			if pkg, ok := sel.X.(*ast.Ident); !ok || !faces[pkg.Name] {
+				out = append(out, sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func TestCapiLeavesLifecycleToFaces(t *testing.T) {
+	checked := readSources(t, "capi", func(name, src string) {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return
+		}
+		if calls := lifecycleCalls(t, name, src); len(calls) > 0 {
+			t.Errorf("capi/%s calls %v: a face's lifecycle, which belongs in the face's package (faces/*), called from the export", name, calls)
+		}
+	})
+	if checked == 0 {
+		t.Errorf("capi: no source file found")
+	}
+}
+
+// The check above finds such calls, and only them.
+func TestLifecycleCheckCatches(t *testing.T) {
+	for src, want := range map[string]int{
+		"package p\nfunc f() { m.StartRun(); x.Put(1) }":                                                              1,
+		"package p\nfunc f() { _ = m.SetStats; c.BeginStandard() }":                                                   0,
+		"package p\nfunc f() { engine.KernelSearchDirs(a, b, c) }":                                                    1,
+		"package p\n// m.FinishRun() in a comment\nfunc f() { g() }\n":                                                0,
+		"package p\nimport \"libebsp/faces/ebsp\"\nfunc f() { ebsp.RegisterKernel(l, n, k); m.RegisterKernel(n, k) }": 1,
+	} {
+		if got := lifecycleCalls(t, "x.go", src); len(got) != want {
+			t.Errorf("lifecycleCalls(%q) = %v, want %d", src, got, want)
 		}
 	}
 }

@@ -8,10 +8,11 @@
 // scheduler while the engine (through capi's exports) does the work. The
 // BSPlib face's calls do their work through the core calls here. Its C
 // sees capi only through capi/faces.h. Its Go half is its Face, which
-// capi gives the engine, the host's report of a stopped run (AbortReport)
-// and what a core's stream call does (stream_ops.go); capi imports it so
-// that its C code is linked into the library, and carries its C calls
-// into Go (capi's exports).
+// capi gives the engine, the host's lifecycle (lifecycle.go: bsp_init,
+// bsp_begin, ebsp_spmd's run, bsp_end, given capi's Library), the host's
+// report of a stopped run (AbortReport) and what a core's stream call does
+// (stream_ops.go); capi imports it so that its C code is linked into the
+// library, and carries its C calls into Go (capi's exports).
 package ebsp
 
 /*

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"libebsp/engine"
+	"libebsp/faces/lqcd/grid"
 )
 
 // The Go half of the face: where the grid's ranks run, what its misuse is
@@ -15,6 +16,11 @@ import (
 // collectives) is recorded as when it stops the run.
 const AbortReason = "LQCD ERROR"
 
+// DeadlockHeader heads the report of cores blocked in LQCD waits
+// (waitFor, waitForMultiple, sendBroadcast) that no core left running can
+// end, the others in barriers.
+const DeadlockHeader = "BSP ERROR: deadlock: every core waits, and no core that runs is left to end an LQCD wait"
+
 // Placement places the LQCD grid dims on m's mesh (declareTopology, once
 // per run): the pid of each of the nprocs ranks.
 func Placement(m *engine.Machine, dims []int, nprocs int) ([]int, error) {
@@ -22,7 +28,7 @@ func Placement(m *engine.Machine, dims []int, nprocs int) ([]int, error) {
 		return nil, errors.New("no machine")
 	}
 	mesh := m.Mesh()
-	return engine.LqcdPlacement(mesh.Rows, mesh.Cols, nprocs, dims)
+	return grid.Placement(mesh.Rows, mesh.Cols, nprocs, dims)
 }
 
 // A Place says where core pid is and its superstep (a stall report's
@@ -47,7 +53,7 @@ func SentPlace(m *engine.Machine, sent []int32) Place {
 // as other deadlocks are reported, then details, the face's line per LQCD
 // wait ("  core NN in waitFor: ...").
 func DeadlockReport(m *engine.Machine, place Place, details string) []string {
-	lines := m.StallReportOf(engine.LqcdDeadlockHeader, place)
+	lines := m.StallReportOf(DeadlockHeader, place)
 	if d := strings.TrimRight(details, "\n"); d != "" {
 		lines = append(lines, strings.Split(d, "\n")...)
 	}

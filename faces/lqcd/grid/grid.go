@@ -1,15 +1,18 @@
-package engine
+// Package grid places the LQCD face's logical grid (lqcd_msg.h's
+// declareTopology) on the mesh: the core of each logical rank, so that
+// logical neighbours are few mesh hops apart. Pure Go, tested alone.
+package grid
 
 import (
 	"fmt"
 	"strings"
 )
 
-// LqcdMaxDims bounds the dimensions of an LQCD topology (LQCD_MAX_DIMS of
+// MaxDims bounds the dimensions of an LQCD topology (LQCD_MAX_DIMS of
 // include/lqcd_msg.h).
-const LqcdMaxDims = 8
+const MaxDims = 8
 
-// LqcdPlacement places the periodic logical grid dims (dims[0], x, varies
+// Placement places the periodic logical grid dims (dims[0], x, varies
 // fastest) of nprocs cores on a rows x cols mesh whose first nprocs
 // positions, row by row, are the cores. It returns pidOf[rank], the core
 // of each logical rank.
@@ -22,17 +25,17 @@ const LqcdMaxDims = 8
 // mesh hops summed over all pairs of logical neighbours wins; ties go to
 // the earlier candidate, so the lexicographic order wins whenever it is as
 // good as any (4x4 on the 4x4 mesh is the identity).
-func LqcdPlacement(rows, cols, nprocs int, dims []int) ([]int, error) {
-	if err := lqcdCheckDims(rows*cols, nprocs, dims); err != nil {
+func Placement(rows, cols, nprocs int, dims []int) ([]int, error) {
+	if err := checkDims(rows*cols, nprocs, dims); err != nil {
 		return nil, err
 	}
 	best := identity(nprocs)
-	bestScore := lqcdHops(cols, dims, best)
+	bestScore := hopsOf(cols, dims, best)
 	try := func(pidOf []int) {
 		if pidOf == nil {
 			return
 		}
-		if s := lqcdHops(cols, dims, pidOf); s < bestScore {
+		if s := hopsOf(cols, dims, pidOf); s < bestScore {
 			best, bestScore = pidOf, s
 		}
 	}
@@ -40,18 +43,18 @@ func LqcdPlacement(rows, cols, nprocs int, dims []int) ([]int, error) {
 		fullRows := nprocs / cols
 		for mask := 0; mask < 1<<len(dims); mask++ {
 			for _, fold := range []bool{false, true} {
-				try(lqcdSplit(cols, fullRows, dims, mask, fold))
+				try(splitOf(cols, fullRows, dims, mask, fold))
 			}
 		}
-		try(lqcdSnake(fullRows, cols))
-		try(lqcdCycle(fullRows, cols))
+		try(snakeOf(fullRows, cols))
+		try(cycleOf(fullRows, cols))
 	}
 	return best, nil
 }
 
-func lqcdCheckDims(cores, nprocs int, dims []int) error {
-	if len(dims) < 1 || len(dims) > LqcdMaxDims {
-		return fmt.Errorf("%d dimensions (want 1..%d)", len(dims), LqcdMaxDims)
+func checkDims(cores, nprocs int, dims []int) error {
+	if len(dims) < 1 || len(dims) > MaxDims {
+		return fmt.Errorf("%d dimensions (want 1..%d)", len(dims), MaxDims)
 	}
 	if nprocs < 1 || nprocs > cores {
 		return fmt.Errorf("%d cores on a mesh of %d", nprocs, cores)
@@ -67,12 +70,12 @@ func lqcdCheckDims(cores, nprocs int, dims []int) error {
 		}
 	}
 	if product != nprocs {
-		return fmt.Errorf("the dimensions %s make %s cores, the run has %d", lqcdDimString(dims), lqcdProduct(dims), nprocs)
+		return fmt.Errorf("the dimensions %s make %s cores, the run has %d", dimString(dims), productString(dims), nprocs)
 	}
 	return nil
 }
 
-func lqcdDimString(dims []int) string {
+func dimString(dims []int) string {
 	parts := make([]string, len(dims))
 	for i, d := range dims {
 		parts[i] = fmt.Sprint(d)
@@ -80,7 +83,7 @@ func lqcdDimString(dims []int) string {
 	return strings.Join(parts, "x")
 }
 
-func lqcdProduct(dims []int) string {
+func productString(dims []int) string {
 	p := 1
 	for _, d := range dims {
 		if d > (1<<30)/p { // before multiplying: int is 32 bits in the 386 build
@@ -99,16 +102,16 @@ func identity(n int) []int {
 	return v
 }
 
-// lqcdCoords splits a rank into grid coordinates, x fastest.
-func lqcdCoords(rank int, dims []int, out []int) {
+// coordsOf splits a rank into grid coordinates, x fastest.
+func coordsOf(rank int, dims []int, out []int) {
 	for i, d := range dims {
 		out[i] = rank % d
 		rank /= d
 	}
 }
 
-// lqcdRank is the inverse of lqcdCoords, periodic.
-func lqcdRank(coords, dims []int) int {
+// rankOf is the inverse of coordsOf, periodic.
+func rankOf(coords, dims []int) int {
 	r := 0
 	for i := len(dims) - 1; i >= 0; i-- {
 		c := ((coords[i] % dims[i]) + dims[i]) % dims[i]
@@ -117,19 +120,19 @@ func lqcdRank(coords, dims []int) int {
 	return r
 }
 
-// lqcdHops sums the mesh distance of every pair (rank, its +1 neighbour in
+// hopsOf sums the mesh distance of every pair (rank, its +1 neighbour in
 // each dimension) under the placement pidOf.
-func lqcdHops(cols int, dims []int, pidOf []int) int {
+func hopsOf(cols int, dims []int, pidOf []int) int {
 	coords := make([]int, len(dims))
 	total := 0
 	for r := range pidOf {
-		lqcdCoords(r, dims, coords)
+		coordsOf(r, dims, coords)
 		for d := range dims {
 			if dims[d] == 1 {
 				continue
 			}
 			coords[d]++
-			n := pidOf[lqcdRank(coords, dims)]
+			n := pidOf[rankOf(coords, dims)]
 			coords[d]--
 			a, b := pidOf[r], n
 			total += absInt(a/cols-b/cols) + absInt(a%cols-b%cols)
@@ -145,11 +148,11 @@ func absInt(v int) int {
 	return v
 }
 
-// lqcdFold gives the position of the coordinates of a group of dimensions
+// folded gives the position of the coordinates of a group of dimensions
 // along one mesh axis: mixed radix, the group's first dimension fastest,
 // boustrophedon when fold is set (each digit runs backwards when the digits
 // above it sum to an odd position).
-func lqcdFold(coords, radix []int, fold bool) int {
+func folded(coords, radix []int, fold bool) int {
 	v := 0
 	for i := len(radix) - 1; i >= 0; i-- {
 		digit := coords[i]
@@ -161,9 +164,9 @@ func lqcdFold(coords, radix []int, fold bool) int {
 	return v
 }
 
-// lqcdSplit lays the dimensions in mask along the columns and the others
+// splitOf lays the dimensions in mask along the columns and the others
 // along the rows; nil when the products do not match the mesh.
-func lqcdSplit(cols, rows int, dims []int, mask int, fold bool) []int {
+func splitOf(cols, rows int, dims []int, mask int, fold bool) []int {
 	var xr, yr []int
 	for i, d := range dims {
 		if mask&(1<<i) != 0 {
@@ -186,7 +189,7 @@ func lqcdSplit(cols, rows int, dims []int, mask int, fold bool) []int {
 	pidOf := make([]int, n)
 	coords := make([]int, len(dims))
 	for r := 0; r < n; r++ {
-		lqcdCoords(r, dims, coords)
+		coordsOf(r, dims, coords)
 		var xc, yc []int
 		for i := range dims {
 			if mask&(1<<i) != 0 {
@@ -195,14 +198,14 @@ func lqcdSplit(cols, rows int, dims []int, mask int, fold bool) []int {
 				yc = append(yc, coords[i])
 			}
 		}
-		pidOf[r] = lqcdFold(yc, yr, fold)*cols + lqcdFold(xc, xr, fold)
+		pidOf[r] = folded(yc, yr, fold)*cols + folded(xc, xr, fold)
 	}
 	return pidOf
 }
 
-// lqcdSnake is the boustrophedon path through the rows (rank i on its
+// snakeOf is the boustrophedon path through the rows (rank i on its
 // i-th core).
-func lqcdSnake(rows, cols int) []int {
+func snakeOf(rows, cols int) []int {
 	path := make([]int, 0, rows*cols)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
@@ -216,12 +219,12 @@ func lqcdSnake(rows, cols int) []int {
 	return path
 }
 
-// lqcdCycle is a Hamiltonian cycle of the rows x cols mesh (every step,
+// cycleOf is a Hamiltonian cycle of the rows x cols mesh (every step,
 // the last back to the first included, is one hop), or nil when none
 // exists (both sides odd, or a side of 1 with more than 2 cores).
-func lqcdCycle(rows, cols int) []int {
+func cycleOf(rows, cols int) []int {
 	if rows*cols <= 2 {
-		return lqcdSnake(rows, cols)
+		return snakeOf(rows, cols)
 	}
 	if rows < 2 || cols < 2 {
 		return nil

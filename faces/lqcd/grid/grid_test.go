@@ -1,4 +1,4 @@
-package engine
+package grid
 
 import (
 	"strings"
@@ -10,10 +10,10 @@ import (
 func neighbourHops(cols int, dims, pidOf []int) (maxHops, total int) {
 	coords := make([]int, len(dims))
 	for r := range pidOf {
-		lqcdCoords(r, dims, coords)
+		coordsOf(r, dims, coords)
 		for d := range dims {
 			coords[d]++
-			a, b := pidOf[r], pidOf[lqcdRank(coords, dims)]
+			a, b := pidOf[r], pidOf[rankOf(coords, dims)]
 			coords[d]--
 			h := absInt(a/cols-b/cols) + absInt(a%cols-b%cols)
 			total += h
@@ -37,7 +37,7 @@ func checkPermutation(t *testing.T, pidOf []int, n int) {
 	}
 }
 
-func TestLqcdPlacementIdentityWhenShapesMatch(t *testing.T) {
+func TestPlacementIdentityWhenShapesMatch(t *testing.T) {
 	for _, c := range []struct {
 		rows, cols int
 		dims       []int
@@ -48,7 +48,7 @@ func TestLqcdPlacementIdentityWhenShapesMatch(t *testing.T) {
 		{8, 8, []int{8, 4, 2}},
 		{2, 4, []int{4, 2}},
 	} {
-		pidOf, err := LqcdPlacement(c.rows, c.cols, c.rows*c.cols, c.dims)
+		pidOf, err := Placement(c.rows, c.cols, c.rows*c.cols, c.dims)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,10 +60,10 @@ func TestLqcdPlacementIdentityWhenShapesMatch(t *testing.T) {
 	}
 }
 
-func TestLqcdPlacementRingIsAMeshCycle(t *testing.T) {
+func TestPlacementRingIsAMeshCycle(t *testing.T) {
 	for _, m := range [][2]int{{4, 4}, {8, 8}, {3, 4}, {4, 3}, {2, 2}} {
 		n := m[0] * m[1]
-		pidOf, err := LqcdPlacement(m[0], m[1], n, []int{n})
+		pidOf, err := Placement(m[0], m[1], n, []int{n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestLqcdPlacementRingIsAMeshCycle(t *testing.T) {
 	}
 }
 
-func TestLqcdPlacementNeverWorseThanLexicographic(t *testing.T) {
+func TestPlacementNeverWorseThanLexicographic(t *testing.T) {
 	for _, c := range []struct {
 		rows, cols, n int
 		dims          []int
@@ -90,7 +90,7 @@ func TestLqcdPlacementNeverWorseThanLexicographic(t *testing.T) {
 		{4, 4, 7, []int{7}},
 		{4, 4, 16, []int{1, 16, 1}},
 	} {
-		pidOf, err := LqcdPlacement(c.rows, c.cols, c.n, c.dims)
+		pidOf, err := Placement(c.rows, c.cols, c.n, c.dims)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,13 +102,13 @@ func TestLqcdPlacementNeverWorseThanLexicographic(t *testing.T) {
 		}
 	}
 	// 2x2x2x2 on 4x4: every dimension pairs mesh neighbours.
-	pidOf, _ := LqcdPlacement(4, 4, 16, []int{2, 2, 2, 2})
+	pidOf, _ := Placement(4, 4, 16, []int{2, 2, 2, 2})
 	if mx, _ := neighbourHops(4, []int{2, 2, 2, 2}, pidOf); mx > 3 {
 		t.Errorf("2x2x2x2: a neighbour %d hops away", mx)
 	}
 }
 
-func TestLqcdPlacementErrors(t *testing.T) {
+func TestPlacementErrors(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		dims []int
@@ -121,23 +121,23 @@ func TestLqcdPlacementErrors(t *testing.T) {
 		{16, []int{1 << 20, 1 << 20, 1 << 20}, "make more than 2^30 cores"},
 		{32, []int{32}, "32 cores on a mesh of 16"},
 	} {
-		_, err := LqcdPlacement(4, 4, c.n, c.dims)
+		_, err := Placement(4, 4, c.n, c.dims)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want %q", c.dims, err, c.want)
 		}
 	}
 }
 
-func TestLqcdCoordsRank(t *testing.T) {
+func TestCoordsRank(t *testing.T) {
 	dims := []int{3, 2, 4}
 	coords := make([]int, 3)
 	for r := 0; r < 24; r++ {
-		lqcdCoords(r, dims, coords)
-		if got := lqcdRank(coords, dims); got != r {
+		coordsOf(r, dims, coords)
+		if got := rankOf(coords, dims); got != r {
 			t.Fatalf("rank %d -> %v -> %d", r, coords, got)
 		}
 	}
-	if got := lqcdRank([]int{-1, 2, 4}, dims); got != 2 {
+	if got := rankOf([]int{-1, 2, 4}, dims); got != 2 {
 		t.Fatalf("periodic rank of (-1,2,4) = %d, want 2", got)
 	}
 }
