@@ -7,8 +7,8 @@
 #   - against QMP over MPI on 16 ranks (mpirun --oversubscribe), built from
 #     QMP_DIR (its bin/qmp-config; a QMP built outside this repository,
 #     e.g. configure --with-qmp-comms-type=MPI CC=mpicc --prefix=$QMP_DIR);
-#   - our LQCD sumDouble on 16 cores (lqcd_sum.c), in one process and
-#     in 2 ranks x 8, the yardstick of QMP_sum_double;
+#   - our LQCD sumDouble on the same nodes (qmp_bench.c times it in
+#     trials alternating with QMP_sum_double's), its yardstick;
 #   - and the copy floor of each halo (copy_floor.c): the memcpy of the
 #     same bytes in the same blocks, on one thread and on two.
 # Each of the ROUNDS rounds (default 3) runs every side once, alternately,
@@ -51,11 +51,6 @@ else
         $("$qc" --ldflags) $("$qc" --libs) -lm
     ref=yes
 fi
-lqcd=no
-if [ -x "$root/bin/bspcc" ]; then
-    "$root/bin/bspcc" -std=gnu99 -O2 "$here/lqcd_sum.c" -o "$bin/lqcd_sum"
-    lqcd=yes
-fi
 
 gcc -std=gnu99 -O2 "$here/copy_floor.c" -o "$bin/copy_floor" -pthread
 
@@ -73,13 +68,6 @@ while [ "$r" -le "${ROUNDS:-3}" ]; do
     fi
     if [ "$ref" = yes ]; then
         $mpirun $asroot --oversubscribe --mca mpi_yield_when_idle 1 -n 16 "$bin/qmp_bench_ref" | tag ref_16 >>"$results"
-    fi
-    if [ "$lqcd" = yes ]; then
-        "$bin/lqcd_sum" 16 | tag lqcd_1x16 >>"$results"
-        if [ "$havempi" = yes ]; then
-            $mpirun $asroot --oversubscribe --mca mpi_yield_when_idle 1 -n 2 -x EBSP_RANK_CORES=8 \
-                "$bin/lqcd_sum" 16 | tag lqcd_2x8 >>"$results"
-        fi
     fi
     "$bin/copy_floor" 16 | tag floor >>"$results"
     r=$((r + 1))
@@ -113,8 +101,8 @@ sort -k2,2 -k1,1 -k3,3g "$results" | awk '
         printf "\n"
         split("1x16 2x8", layouts, " ")
         for (i = 1; i <= 2; i++) {
-            L = med["lqcd_" layouts[i] " lqcd_sumDouble"]; S = med["ours_" layouts[i] " sum_double"]
-            printf "QMP_sum_double %s us, LQCD sumDouble %s us on %s: %s (target: within 2x) %s\n", cell(S), cell(L),
+            L = med["ours_" layouts[i] " lqcd_sumDouble"]; S = med["ours_" layouts[i] " sum_double"]
+            printf "QMP_sum_double %s us, LQCD sumDouble %s us on the same %s nodes: %s (target: within 2x) %s\n", cell(S), cell(L),
                 layouts[i], ratio(S, L), (S == "" || L == "") ? "" : (S / L <= 2 ? "met" : "MISSED")
         }
     }'
