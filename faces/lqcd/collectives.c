@@ -121,7 +121,8 @@ float sumFloat(float x)
     return s ? (float)sum_in_core_order(s) : 0;
 }
 
-int lqcd_sum_double(double *x)
+/* sumDouble's work, inlined in both of its entries: 0, or -1 (error set). */
+static inline __attribute__((always_inline)) int sum_double(double *x)
 {
     struct lqcd_slot *s = scalar_collective("sumDouble", OP_SUM_DOUBLE, (union lqcd_val){.d = *x});
     if (!s)
@@ -130,9 +131,14 @@ int lqcd_sum_double(double *x)
     return 0;
 }
 
+int lqcd_sum_double(double *x)
+{
+    return sum_double(x);
+}
+
 double sumDouble(double x)
 {
-    return lqcd_sum_double(&x) == 0 ? x : 0;
+    return sum_double(&x) == 0 ? x : 0;
 }
 
 /* The elements lo..lo+len-1 of every core's array summed in core order
