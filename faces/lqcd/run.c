@@ -54,14 +54,17 @@ static void lqcd_run_begin(int n)
 }
 
 /* The memory of staged messages whose bytes came apart (WORLD_BODY_APART
- * and more), kept for the next ones until the run ends: freed, it went
- * back to the system, and MPI's copy of the next message into fresh
- * memory faulted its pages in one by one (82 % of a 2 x 8 halo's page
- * faults with 64 KiB faces, in the kernel's copy). */
+ * and more), kept for the next ones until the run ends, at most
+ * STAGES_KEPT pieces and STAGES_KEPT_BYTES in all: freed, it went back to
+ * the system, and MPI's copy of the next message into fresh memory
+ * faulted its pages in one by one (82 % of a 2 x 8 halo's page faults
+ * with 64 KiB faces, in the kernel's copy). */
 enum { STAGES_KEPT = 32 };
+#define STAGES_KEPT_BYTES ((size_t)32 << 20)
 static struct {
     pthread_mutex_t lock;
     int n;
+    size_t bytes; /* kept in all */
     struct kept_stage {
         void *at;
         size_t bytes;
@@ -75,6 +78,7 @@ void *lq_stage_alloc(size_t bytes)
     for (int i = stages.n - 1; i >= 0; i--)
         if (stages.kept[i].bytes >= bytes) {
             at = stages.kept[i].at;
+            stages.bytes -= stages.kept[i].bytes;
             stages.kept[i] = stages.kept[--stages.n];
             break;
         }
@@ -86,11 +90,14 @@ void *lq_stage_alloc(size_t bytes)
  * it was asked for is the size it is kept as), else freed. */
 static void stage_free(void *at, int nbytes)
 {
+    size_t bytes = sizeof(struct wire_head) + (size_t)nbytes;
     if (at && nbytes >= WORLD_BODY_APART) {
         pthread_mutex_lock(&stages.lock);
-        int kept = stages.n < STAGES_KEPT;
-        if (kept)
-            stages.kept[stages.n++] = (struct kept_stage){at, sizeof(struct wire_head) + (size_t)nbytes};
+        int kept = stages.n < STAGES_KEPT && stages.bytes + bytes <= STAGES_KEPT_BYTES;
+        if (kept) {
+            stages.kept[stages.n++] = (struct kept_stage){at, bytes};
+            stages.bytes += bytes;
+        }
         pthread_mutex_unlock(&stages.lock);
         if (kept)
             return;
@@ -103,6 +110,7 @@ static void stages_free(void)
     pthread_mutex_lock(&stages.lock);
     while (stages.n > 0)
         free(stages.kept[--stages.n].at);
+    stages.bytes = 0;
     pthread_mutex_unlock(&stages.lock);
 }
 
