@@ -4,7 +4,11 @@
  * 8 B, 1 KiB and 64 KiB per face, started and waited for as two
  * QMP_declare_multiple handles; then QMP_sum_double and
  * QMP_sum_double_array of 1000. A QMP program like any other: built
- * against our face or against QMP over MPI, it measures either.
+ * against our face or against QMP over MPI, it measures either. Against
+ * our face it also times our LQCD API's sumDouble (lqcd_msg.h), which
+ * QMP_sum_double calls, on the same nodes, in trials alternating with
+ * QMP_sum_double's: the yardstick of QMP_sum_double's own cost (a weak
+ * symbol: the reference library has none, and the line is left out).
  *
  * Each measurement repeats its operation k times, k doubled until a run
  * takes MIN_SECONDS on the slowest node, then times TRIALS runs; node 0
@@ -16,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* lqcd_msg.h's, when the library has it. */
+extern double sumDouble(double x) __attribute__((weak));
 
 enum { TRIALS = 5, DIRS = 8, LEN = 1000 };
 #define MIN_SECONDS 0.05
@@ -47,17 +54,43 @@ static double timed(operation op, void *arg, int k)
     return t;
 }
 
-/* Median seconds per operation (see the top). */
-static double measure(operation op, void *arg)
+/* Operations per timed run: doubled until one takes MIN_SECONDS. */
+static int repeats(operation op, void *arg)
 {
     int k = 1;
     while (timed(op, arg, k) < MIN_SECONDS && k < (1 << 24))
         k *= 2;
+    return k;
+}
+
+static double median(double *t)
+{
+    qsort(t, TRIALS, sizeof *t, cmp);
+    return t[TRIALS / 2];
+}
+
+/* Median seconds per operation (see the top). */
+static double measure(operation op, void *arg)
+{
+    int k = repeats(op, arg);
     double t[TRIALS];
     for (int i = 0; i < TRIALS; i++)
         t[i] = timed(op, arg, k) / k;
-    qsort(t, TRIALS, sizeof *t, cmp);
-    return t[TRIALS / 2];
+    return median(t);
+}
+
+/* The medians of two operations whose trials alternate, so that both see
+ * the same machine (and each k of its own). */
+static void measure_pair(operation a, operation b, void *arg, double *ta, double *tb)
+{
+    int ka = repeats(a, arg), kb = repeats(b, arg);
+    double t[2][TRIALS];
+    for (int i = 0; i < TRIALS; i++) {
+        t[0][i] = timed(a, arg, ka) / ka;
+        t[1][i] = timed(b, arg, kb) / kb;
+    }
+    *ta = median(t[0]);
+    *tb = median(t[1]);
 }
 
 struct halo {
@@ -76,6 +109,12 @@ static void sum_double(void *arg)
 {
     double x = *(double *)arg;
     QMP_sum_double(&x);
+}
+
+static void lqcd_sum_double(void *arg)
+{
+    volatile double sum = sumDouble(*(double *)arg);
+    (void)sum;
 }
 
 static void sum_double_array(void *arg)
@@ -140,7 +179,14 @@ int main(int argc, char **argv)
     double x = QMP_get_node_number(), a[LEN];
     for (int i = 0; i < LEN; i++)
         a[i] = x + i;
-    report("sum_double", measure(sum_double, &x));
+    if (sumDouble) {
+        double qmp, lqcd;
+        measure_pair(sum_double, lqcd_sum_double, &x, &qmp, &lqcd);
+        report("sum_double", qmp);
+        report("lqcd_sumDouble", lqcd);
+    } else {
+        report("sum_double", measure(sum_double, &x));
+    }
     report("sum_double_array_1000", measure(sum_double_array, a));
     QMP_finalize_msg_passing();
     return 0;

@@ -121,10 +121,24 @@ float sumFloat(float x)
     return s ? (float)sum_in_core_order(s) : 0;
 }
 
+/* sumDouble's work, inlined in both of its entries: 0, or -1 (error set). */
+static inline __attribute__((always_inline)) int sum_double(double *x)
+{
+    struct lqcd_slot *s = scalar_collective("sumDouble", OP_SUM_DOUBLE, (union lqcd_val){.d = *x});
+    if (!s)
+        return -1;
+    *x = sum_in_core_order(s);
+    return 0;
+}
+
+int lqcd_sum_double(double *x)
+{
+    return sum_double(x);
+}
+
 double sumDouble(double x)
 {
-    struct lqcd_slot *s = scalar_collective("sumDouble", OP_SUM_DOUBLE, (union lqcd_val){.d = x});
-    return s ? sum_in_core_order(s) : 0;
+    return sum_double(&x) == 0 ? x : 0;
 }
 
 /* The elements lo..lo+len-1 of every core's array summed in core order

@@ -1,6 +1,6 @@
 /*
- * The LQCD calls for a face built on the LQCD API (faces/qmp) on channels
- * it declared itself and keeps (declareReceive, declareSendTo): the
+ * The LQCD calls for a face built on the LQCD API (faces/qmp): a sum that
+ * returns its status, and calls on channels it declared itself and keeps (declareReceive, declareSendTo): the
  * caller's own live channels, so they are not looked up among the live
  * handles (the public calls' check of a pointer a program hands over,
  * which was a fifth of a 16-core halo exchange of QMP). Errors as the
@@ -20,5 +20,9 @@ int lqcd_wait_declared(void *chans[], int count, int milliseconds);
  * complete) or a send to another MPI rank: it stays as it is until the
  * run ends. */
 int lqcd_free_declared(void *ch);
+
+/* sumDouble of *x, the sum left in *x: 0, or -1 with the error set (no
+ * look at the error state after a sum that went right). */
+int lqcd_sum_double(double *x);
 
 #endif

@@ -312,6 +312,7 @@ int lq_check_buffer(const char *call, const void *buffer, int nbytes, int write)
 struct lqcd_chan *lq_chan_of(void *opaque, const char *call);
 
 /* run.c: the per-run state */
+void *lq_stage_alloc(size_t bytes);
 void lq_free_staged(struct lqcd_chan *st);
 int lq_gone(int pid);
 

@@ -147,11 +147,12 @@ static void arrived(struct wire_head *h, int len, int from)
         return;
     }
     if (apart) {
-        struct wire_head *full = realloc(h, sizeof *h + (size_t)h->nbytes);
-        if (!full) { /* out of memory: the message is lost */
-            free(h);
+        struct wire_head *full = lq_stage_alloc(sizeof *h + (size_t)h->nbytes);
+        if (full)
+            *full = *h;
+        free(h);
+        if (!full) /* out of memory: the message is lost */
             return;
-        }
         h = full;
         if (world_receive_body(from, h + 1, h->nbytes) != 0) {
             free(h);

@@ -12,6 +12,8 @@
  */
 #include "qmp_face.h"
 
+#include "../lqcd/lqcd_declared.h"
+
 #include <lqcd_msg.h>
 
 #include <limits.h>
@@ -306,20 +308,17 @@ GATHERED_REDUCTION(min_float_gathered, float, float, MIN, SAME)
 GATHERED_REDUCTION(min_double_gathered, double, double, MIN, SAME)
 GATHERED_REDUCTION(xor_gathered, unsigned long, unsigned long, XOR, SAME)
 
-/* The default communicator over every node: the LQCD sum. */
-static int lqcd_sums(QMP_comm_t comm, struct qmp_node **np)
+/* Whether comm spans every node: the LQCD sums serve it (n: the calling
+ * node, NULL when QMP is not initialised on it). */
+static int lqcd_sums(const struct qmp_node *n, QMP_comm_t comm)
 {
-    struct qmp_node *n = *np = qmp_node_of("QMP_sum");
-    if (!n)
-        return 0;
-    QMP_comm_t c = comm;
-    return c && c->magic == COMM_MAGIC && every_node(c);
+    return n && comm && comm->magic == COMM_MAGIC && every_node(comm);
 }
 
 QMP_status_t QMP_comm_sum_int(QMP_comm_t comm, int *value)
 {
-    struct qmp_node *n;
-    if (value && lqcd_sums(comm, &n)) {
+    struct qmp_node *n = qmp_node_of("QMP_sum_int");
+    if (value && lqcd_sums(n, comm)) {
         *value = sumInt(*value);
         return lqcd_status(n, "QMP_sum_int");
     }
@@ -328,28 +327,32 @@ QMP_status_t QMP_comm_sum_int(QMP_comm_t comm, int *value)
 
 QMP_status_t QMP_comm_sum_float(QMP_comm_t comm, float *value)
 {
-    struct qmp_node *n;
-    if (value && lqcd_sums(comm, &n)) {
+    struct qmp_node *n = qmp_node_of("QMP_sum_float");
+    if (value && lqcd_sums(n, comm)) {
         *value = sumFloat(*value);
         return lqcd_status(n, "QMP_sum_float");
     }
     return sum_float_gathered(comm, value, 1, "QMP_sum_float");
 }
 
+/* QMP_sum_double on comm for node n: the hot path of the sums (one look
+ * at the calling node, the sum's status from its return). */
+static QMP_status_t sum_double(struct qmp_node *n, QMP_comm_t comm, double *value)
+{
+    if (value && lqcd_sums(n, comm))
+        return lqcd_sum_double(value) == 0 ? QMP_SUCCESS : qmp_lqcd_failed(n, "QMP_sum_double");
+    return sum_double_gathered(comm, value, 1, "QMP_sum_double");
+}
+
 QMP_status_t QMP_comm_sum_double(QMP_comm_t comm, double *value)
 {
-    struct qmp_node *n;
-    if (value && lqcd_sums(comm, &n)) {
-        *value = sumDouble(*value);
-        return lqcd_status(n, "QMP_sum_double");
-    }
-    return sum_double_gathered(comm, value, 1, "QMP_sum_double");
+    return sum_double(qmp_node_of("QMP_sum_double"), comm, value);
 }
 
 QMP_status_t QMP_comm_sum_float_array(QMP_comm_t comm, float value[], int length)
 {
-    struct qmp_node *n;
-    if (value && length >= 0 && lqcd_sums(comm, &n)) {
+    struct qmp_node *n = qmp_node_of("QMP_sum_float_array");
+    if (value && length >= 0 && lqcd_sums(n, comm)) {
         sumFloatArray(value, length);
         return lqcd_status(n, "QMP_sum_float_array");
     }
@@ -358,8 +361,8 @@ QMP_status_t QMP_comm_sum_float_array(QMP_comm_t comm, float value[], int length
 
 QMP_status_t QMP_comm_sum_double_array(QMP_comm_t comm, double value[], int length)
 {
-    struct qmp_node *n;
-    if (value && length >= 0 && lqcd_sums(comm, &n)) {
+    struct qmp_node *n = qmp_node_of("QMP_sum_double_array");
+    if (value && length >= 0 && lqcd_sums(n, comm)) {
         sumDoubleArray(value, length);
         return lqcd_status(n, "QMP_sum_double_array");
     }
@@ -414,7 +417,11 @@ QMP_status_t QMP_comm_xor_ulong(QMP_comm_t comm, unsigned long *value)
 QMP_status_t QMP_sum_int(int *value) { return QMP_comm_sum_int(qmp_default(), value); }
 QMP_status_t QMP_sum_uint64_t(uint64_t *value) { return QMP_comm_sum_uint64_t(qmp_default(), value); }
 QMP_status_t QMP_sum_float(float *value) { return QMP_comm_sum_float(qmp_default(), value); }
-QMP_status_t QMP_sum_double(double *value) { return QMP_comm_sum_double(qmp_default(), value); }
+QMP_status_t QMP_sum_double(double *value)
+{
+    struct qmp_node *n = qmp_node_of("QMP_sum_double");
+    return sum_double(n, n ? n->deflt : NULL, value);
+}
 QMP_status_t QMP_sum_long_double(long double *value) { return QMP_comm_sum_long_double(qmp_default(), value); }
 QMP_status_t QMP_sum_double_extended(double *value) { return QMP_comm_sum_double_extended(qmp_default(), value); }
 QMP_status_t QMP_sum_float_array(float value[], int length) { return QMP_comm_sum_float_array(qmp_default(), value, length); }
