@@ -183,6 +183,15 @@ ebsp: run stopped: BSP ERROR on core 03 in superstep 1`},
 	{name: "get_tag_status_null", exit: 1, stderr: `
 $01: BSP ERROR: bsp_get_tag: the status pointer is NULL (superstep 1)
 ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "get_tag_status_wild", exit: 1, stderr: `
+$01: BSP ERROR: bsp_get_tag: cannot write 8 bytes to the status pointer at 0x7f0000001000: no writable memory there (superstep 1)
+ebsp: run stopped: BSP ERROR on core 01 in superstep 1`},
+	{name: "qsize_wild", exit: 1, stderr: `
+$02: BSP ERROR: bsp_qsize: cannot write 4 bytes to the pointer for the number of messages at 0x7f0000001000: no writable memory there (superstep 1)
+ebsp: run stopped: BSP ERROR on core 02 in superstep 1`},
+	{name: "hpmove_wild", exit: 1, stderr: `
+$03: BSP ERROR: bsp_hpmove: cannot write 8 bytes to the pointer for the tag's address at 0x7f0000001000: no writable memory there (superstep 2)
+ebsp: run stopped: BSP ERROR on core 03 in superstep 2`},
 	{name: "get_tag_tag_null", exit: 1, stderr: `
 $02: BSP ERROR: bsp_get_tag: the tag buffer is NULL but the message's tag size is 4 (superstep 3)
 ebsp: run stopped: BSP ERROR on core 02 in superstep 3`},

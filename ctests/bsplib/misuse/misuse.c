@@ -279,6 +279,17 @@ static void spmd(void)
     bsp_nprocs_t count;
     if (is("get_tag_status_null") && s == 1)
         bsp_get_tag(NULL, buf);
+    /* results written through pointers to memory that is not there */
+    if (is("get_tag_status_wild") && s == 1)
+        bsp_get_tag((bsp_size_t *)WILD_PAGE, buf);
+    if (is("qsize_wild") && s == 2)
+        bsp_qsize((bsp_nprocs_t *)WILD_PAGE, (bsp_size_t *)WILD_PAGE);
+    if (is("hpmove_wild")) {
+        bsp_send(s, NULL, buf, sizeof buf); /* a message to hold */
+        bsp_sync();
+        if (s == 3)
+            bsp_hpmove((void **)WILD_PAGE, (void **)WILD_PAGE);
+    }
     if (is("get_tag_tag_null") || wild_message()) {
         bsp_size_t t = 4;
         bsp_set_tagsize(&t); /* from the sync on */
