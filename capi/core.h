@@ -39,13 +39,16 @@ struct ebsp_dlog {
     struct ebsp_bytes log;
     int64_t budget;
     int32_t stamp, counted;
-    int32_t closed; /* the superstep's stamp once the log takes no more requests in it (direct_get) */
     /* A wire log's run (direct.h, wire_extend): where its last record
      * starts, the log's length just after it (0: no run), and the slot and
      * offset a put must have to go on with it. */
     size_t run_at, run_end;
     uint32_t run_slot, run_next;
     int32_t refs_pending; /* large hpputs to this core not in the log (wire_hpput) */
+    /* the superstep's stamp once the log takes no more requests in it
+       (direct_get); beside refs_pending, so that a log stays 72 bytes on
+       LP64 and indexing the logs by pid two instructions */
+    int32_t closed;
 };
 
 /* A core's message queue as the engine keeps it (struct ebsp_msgq and
