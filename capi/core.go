@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"libebsp/engine"
-	"libebsp/world/mpi"
 )
 
 // coreOf returns the engine state of a core thread, or nil when the run is
@@ -119,24 +117,6 @@ func goCoreAbort(pid C.int, msg *C.char) {
 	stopThenRecord(int(pid), "bsp_abort", text)
 }
 
-// goWorldDiverged reports, on rank 0, ranks of an MPI world whose cores
-// wait in different barriers, as a deadlock of one process is; every rank
-// saw the same headers, so the others end quietly while rank 0 ends the
-// job (endJob).
-//
-//export goWorldDiverged
-func goWorldDiverged() {
-	if mpiProc.Rank != 0 {
-		endedElsewhere = true
-		return
-	}
-	lines := machine.StallReportOf(engine.DeadlockHeader, func(pid int) (engine.Where, int) {
-		r := pid / mpiProc.PerRank
-		return engine.Where(mpi.KindOf(r)), mpi.StepOf(r)
-	})
-	reportStall(lines, "deadlock")
-}
-
 // goWorldReturned reports a core of an MPI rank other than 0 that returned
 // from the SPMD function named in bsp_init without bsp_end (as a deadlock
 // of one process is: the others wait for it in vain).
@@ -166,62 +146,13 @@ func goReportStall(kind C.int) {
 		}
 		return engine.Where(C.sched_where(C.int(pid))), c.Superstep()
 	}
-	if kind == C.STALL_TIMEOUT && mpiSection != nil {
-		if mpiProc.Rank != 0 && sentPlaces(place) {
+	if kind == C.STALL_TIMEOUT {
+		var report bool
+		if place, report = job.TimeoutPlaces(place); !report {
 			return // rank 0 reported, and ends the job
 		}
-		place = jobPlaces(place)
 	}
 	reportStall(m.StallReportOf(header, place), reason)
-}
-
-// Each rank's watchdog fires when the job's cores make no progress: the
-// other ranks send rank 0 where their cores are, so that it reports once
-// for the job, as one process would; it waits placesWait for them. They
-// wait reportGrace for it to end the job, then report alone (rank 0 may
-// be stuck itself).
-const (
-	placesWait  = 2 * time.Second
-	reportGrace = 10 * time.Second
-)
-
-// sentPlaces sends rank 0, from another rank, where its cores are, and
-// waits reportGrace for rank 0 to end the job: true when it did (this
-// rank then says nothing).
-func sentPlaces(local func(pid int) (engine.Where, int)) bool {
-	first, n := mpiSection.LocalRange()
-	places := make([]int32, 0, 2*n)
-	for pid := first; pid < first+n; pid++ {
-		w, step := local(pid)
-		places = append(places, int32(w), int32(step))
-	}
-	if mpiProc.SendPlaces(places) != nil {
-		return false
-	}
-	for end := time.Now().Add(reportGrace); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if mpiProc.EndArrived() {
-			endedElsewhere = true
-			return true
-		}
-	}
-	return false
-}
-
-// jobPlaces is where the cores of the job are, on rank 0: those of other
-// ranks as they sent them (else "on other MPI ranks"); on another rank
-// (rank 0 did not end the job) its own.
-func jobPlaces(local func(pid int) (engine.Where, int)) func(pid int) (engine.Where, int) {
-	if mpiProc.Rank != 0 {
-		return local
-	}
-	sent := mpiProc.ReceivePlaces(placesWait)
-	return func(pid int) (engine.Where, int) {
-		r := pid / mpiProc.PerRank
-		if i := 2 * (pid - r*mpiProc.PerRank); r != mpiProc.Rank && i+1 < len(sent[r]) {
-			return engine.Where(sent[r][i]), int(sent[r][i+1])
-		}
-		return local(pid)
-	}
 }
 
 // reportStall prints a stall report (its header first) and records it as

@@ -505,7 +505,7 @@ static inline int world_local(int pid)
 extern int ebsp_world_section;
 extern void goWorldReturned(int pid);
 /* This rank's cores returned from the SPMD function without bsp_end (a
- * rank other than 0): ends the rank (capi/world.go). */
+ * rank other than 0): ends the rank (world/mpi/job.go, Job.Leave). */
 extern void goWorldLeave(int pid);
 extern void goWorldLocal(int nprocs, int *first, int *count);
 /* Ends this rank: a rank other than 0 after its section (0), or the whole

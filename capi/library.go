@@ -39,20 +39,20 @@ func (*library) ComplainErr(err error)               { complainErr(err) }
 func (*library) Report(text string)                  { diagSay(text) }
 func (*library) Configure(m *engine.Machine)         { configureRun(m) }
 func (*library) Records() *run.Records               { return &records }
-func (*library) RefuseMPI(call string)               { refuseMPI(call) }
-func (*library) EndQuietly()                         { endQuietly() }
-func (*library) LeaveSection()                       { endMPISection() }
+func (*library) RefuseMPI(call string)               { job.Refuse(call) }
+func (*library) EndQuietly()                         { job.EndQuietly() }
+func (*library) LeaveSection()                       { job.LeaveSection() }
 func (*library) SetChecks(on bool)                   { C.bl_checks = boolInt(on) }
 
 func (*library) JoinSection(m *engine.Machine, nprocs int) (int, error) {
-	return beginMPISection(m, nprocs)
+	return job.JoinSection(m, nprocs)
 }
 
 func (*library) Job() (bsplib.Job, bool) {
-	if mpiProc == nil {
+	if job == nil {
 		return bsplib.Job{}, false
 	}
-	return bsplib.Job{Ranks: mpiProc.Ranks, Rank: mpiProc.Rank, PerRank: mpiProc.PerRank, Alone: mpiAlone}, true
+	return bsplib.Job{Ranks: job.Ranks(), Rank: job.Rank(), PerRank: job.PerRank(), Alone: job.Alone()}, true
 }
 
 func (*library) Stderr(text string) {

@@ -1,7 +1,7 @@
 /*
  * The MPI world's hooks: a barrier round completed with the other ranks
  * (world/mpi/mpi.c; no call into Go when no core has records to send),
- * and MPI ended when a rank exits (capi/world.go), which needs the exit
+ * and MPI ended when a rank exits (world/mpi/job.go), which needs the exit
  * status: on_exit, not atexit.
  */
 #define _DEFAULT_SOURCE /* on_exit, also under -std=c99 (make test-shim) */

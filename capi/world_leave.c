@@ -1,6 +1,6 @@
 /*
  * The round of a rank whose cores left an MPI world's section without
- * bsp_end (capi/world.go, leftSection): of their own kind,
+ * bsp_end (world/mpi/job.go, the leave round): of their own kind,
  * WHERE_FINISHED, given up after a deadline when one is set.
  */
 #include "shim.h"

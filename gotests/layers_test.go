@@ -416,3 +416,71 @@ func TestLifecycleCheckCatches(t *testing.T) {
 		}
 	}
 }
+
+// The MPI job (world/mpi.Job) holds the job's state and decides how it
+// ends; capi gives it hooks and carries its exports to it. So capi's Go
+// names nothing of world/mpi but the job's type, its hooks and its start:
+// a Process, a World or a call of theirs would be job state kept in capi.
+const mpiPackage = modulePath + "/world/mpi"
+
+var capiMPINames = map[string]bool{"Job": true, "JobHooks": true, "JoinJob": true}
+
+// mpiNamesBeyondJob lists the names of world/mpi that Go source src uses
+// other than those in capiMPINames.
+func mpiNamesBeyondJob(t *testing.T, name, src string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	pkg := ""
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == mpiPackage {
+			pkg = filepath.Base(path)
+			if imp.Name != nil {
+				pkg = imp.Name.Name
+			}
+		}
+	}
+	if pkg == "" {
+		return nil
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == pkg && !capiMPINames[sel.Sel.Name] {
+				out = append(out, pkg+"."+sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func TestCapiHoldsNoMPIJobState(t *testing.T) {
+	checked := readSources(t, "capi", func(name, src string) {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return
+		}
+		if names := mpiNamesBeyondJob(t, name, src); len(names) > 0 {
+			t.Errorf("capi/%s uses %v: the MPI job's state and its end belong to world/mpi.Job (give it a hook instead)", name, names)
+		}
+	})
+	if checked == 0 {
+		t.Errorf("capi: no source file found")
+	}
+}
+
+// The check above finds such names, and only them.
+func TestMPIJobCheckCatches(t *testing.T) {
+	for src, want := range map[string]int{
+		"package p\nimport \"libebsp/world/mpi\"\nvar j *mpi.Job\nvar h = mpi.JobHooks{}\nfunc f() { mpi.JoinJob(nil, h); j.End(0) }": 0,
+		"package p\nimport \"libebsp/world/mpi\"\nvar p *mpi.Process\nfunc f() { mpi.KindOf(0) }":                                     2,
+		"package p\nimport w \"libebsp/world/mpi\"\nvar s *w.World":                                                                   1,
+		"package p\nimport \"libebsp/engine\"\nvar mpi struct{ Process int }\nfunc f() int { return mpi.Process }":                    0,
+	} {
+		if got := mpiNamesBeyondJob(t, "x.go", src); len(got) != want {
+			t.Errorf("mpiNamesBeyondJob(%q) = %v, want %d", src, got, want)
+		}
+	}
+}

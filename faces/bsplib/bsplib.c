@@ -171,7 +171,7 @@ static void *bl_monitor(void *arg)
 }
 
 /* The program's exit (on_exit: its status is named, and under mpirun the
- * job's end, capi/world.go, follows this line). */
+ * job's end, world/mpi/job.go, follows this line). */
 static void bl_atexit(int status, void *arg)
 {
     (void)arg;
