@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { STEPS = 200 };
 
@@ -87,18 +88,24 @@ static void spmd(void)
         dl_set((long)p * 7);
         dl = dl_addr();
     }
-    /* every core's pthread_self, for the distinctness check */
+    /* every core's pthread_self, for the distinctness check, and its
+       process: a thread's id means something only in its own process
+       (under mpirun, cores of two ranks may have equal ones) */
     pthread_t *selves = calloc(n, sizeof *selves);
+    pid_t *procs = calloc(n, sizeof *procs), proc = getpid();
     bsp_push_reg(selves, (bsp_size_t)(n * sizeof *selves));
+    bsp_push_reg(procs, (bsp_size_t)(n * sizeof *procs));
     int word = 0;
     bsp_push_reg(&word, sizeof word);
     bsp_sync();
-    for (unsigned q = 0; q < n; q++)
+    for (unsigned q = 0; q < n; q++) {
         bsp_put(q, &self, selves, (bsp_size_t)(p * sizeof self), sizeof self);
+        bsp_put(q, &proc, procs, (bsp_size_t)(p * sizeof proc), sizeof proc);
+    }
     bsp_sync();
     int same = 0;
     for (unsigned q = 0; q < n; q++)
-        same += pthread_equal(selves[q], self) && q != p;
+        same += pthread_equal(selves[q], self) && procs[q] == proc && q != p;
     check(same == 0, "pthread_self differs between cores", -1);
     check(pthread_equal(selves[p], self), "own pthread_self delivered", -1);
     for (int s = 0; s < STEPS; s++) {
@@ -175,8 +182,10 @@ static void spmd(void)
     freelocale(own);
     bsp_pop_reg(&word);
     bsp_pop_reg(selves);
+    bsp_pop_reg(procs);
     bsp_sync();
     free(selves);
+    free(procs);
     printf("core %u: %s\n", p, failed ? "failed" : "thread identity ok");
     bsp_end();
 }
