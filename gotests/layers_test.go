@@ -388,18 +388,25 @@ func lifecycleCalls(t *testing.T, name, src string) []string {
 	return out
 }
 
-func TestCapiLeavesLifecycleToFaces(t *testing.T) {
+// forCapiGo calls visit with each Go source file of capi but its tests.
+func forCapiGo(t *testing.T, visit func(name, src string)) {
+	t.Helper()
 	checked := readSources(t, "capi", func(name, src string) {
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return
-		}
-		if calls := lifecycleCalls(t, name, src); len(calls) > 0 {
-			t.Errorf("capi/%s calls %v: a face's lifecycle, which belongs in the face's package (faces/*), called from the export", name, calls)
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			visit(name, src)
 		}
 	})
 	if checked == 0 {
 		t.Errorf("capi: no source file found")
 	}
+}
+
+func TestCapiLeavesLifecycleToFaces(t *testing.T) {
+	forCapiGo(t, func(name, src string) {
+		if calls := lifecycleCalls(t, name, src); len(calls) > 0 {
+			t.Errorf("capi/%s calls %v: a face's lifecycle, which belongs in the face's package (faces/*), called from the export", name, calls)
+		}
+	})
 }
 
 // The check above finds such calls, and only them.
@@ -458,17 +465,11 @@ func mpiNamesBeyondJob(t *testing.T, name, src string) []string {
 }
 
 func TestCapiHoldsNoMPIJobState(t *testing.T) {
-	checked := readSources(t, "capi", func(name, src string) {
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return
-		}
+	forCapiGo(t, func(name, src string) {
 		if names := mpiNamesBeyondJob(t, name, src); len(names) > 0 {
 			t.Errorf("capi/%s uses %v: the MPI job's state and its end belong to world/mpi.Job (give it a hook instead)", name, names)
 		}
 	})
-	if checked == 0 {
-		t.Errorf("capi: no source file found")
-	}
 }
 
 // The check above finds such names, and only them.

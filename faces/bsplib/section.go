@@ -86,12 +86,8 @@ func beginError(lib Library, nprocs int, err error) error {
 // section of this face, with its C core table and its run started. false
 // after printing why on stderr.
 func Begin(lib Library, nprocs int) bool {
-	m := lib.Machine("bsp_begin")
+	m := run.MachineForCores(lib, "bsp_begin")
 	if m == nil {
-		return false
-	}
-	if err := run.SetMemory(lib, m); err != nil {
-		lib.Complain("bsp_begin: " + err.Error())
 		return false
 	}
 	nprocs, err := lib.JoinSection(m, nprocs)

@@ -84,12 +84,8 @@ func RegisterKernel(lib Library, name *string, kernel unsafe.Pointer) bool {
 // Begin is bsp_begin(nprocs): the memories of the cores, and the kernel
 // loaded on each.
 func Begin(lib Library, nprocs int) bool {
-	m := lib.Machine("bsp_begin")
+	m := run.MachineForCores(lib, "bsp_begin")
 	if m == nil {
-		return false
-	}
-	if err := run.SetMemory(lib, m); err != nil {
-		lib.Complain("bsp_begin: " + err.Error())
 		return false
 	}
 	kernel, err := m.Begin(nprocs)

@@ -34,15 +34,21 @@ type Library interface {
 	Records() *Records
 }
 
-// SetMemory gives m the memory settings of its next cores (EBSP_LOCAL_MEM,
-// EBSP_EXT_MEM, EBSP_DMA_SYNC).
-func SetMemory(lib Library, m *engine.Machine) error {
+// MachineForCores is the library's machine with the memory settings of
+// its next cores (EBSP_LOCAL_MEM, EBSP_EXT_MEM, EBSP_DMA_SYNC), for call
+// (bsp_begin) of either face; nil after saying why.
+func MachineForCores(lib Library, call string) *engine.Machine {
+	m := lib.Machine(call)
+	if m == nil {
+		return nil
+	}
 	cfg, err := env.MemoryOf(lib.Getenv)
 	if err != nil {
-		return err
+		lib.Complain(call + ": " + err.Error())
+		return nil
 	}
 	m.SetMemoryConfig(cfg)
-	return nil
+	return m
 }
 
 // Finish ends a run of either face: its statistics and trace, and the
