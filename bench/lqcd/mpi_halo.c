@@ -6,13 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { TRIALS = 5, DIRS = 8 };
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "bench_lqcd.h" /* TRIALS, DIRS, cmp: the same benchmark's */
 
 int main(int argc, char **argv)
 {

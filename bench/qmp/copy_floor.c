@@ -19,23 +19,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "../shared/timing.h"
+
 enum { TRIALS = 5, DIRS = 8, THREADS_MAX = 2 };
 #define MIN_SECONDS 0.05
 
 static int nodes = 16;
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 struct faces {
     size_t bytes;

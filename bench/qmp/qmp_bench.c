@@ -21,24 +21,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "../shared/timing.h"
+
 /* lqcd_msg.h's, when the library has it. */
 extern double sumDouble(double x) __attribute__((weak));
 
 enum { TRIALS = 5, DIRS = 8, LEN = 1000 };
 #define MIN_SECONDS 0.05
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef void (*operation)(void *arg);
 
