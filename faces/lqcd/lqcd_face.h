@@ -125,8 +125,10 @@ struct lqcd_chan {
 /* What goes between ranks: a send's bytes after a DATA head; a REFUSED
  * head back when they cannot be taken (err: why). */
 enum { WIRE_DATA = 1, WIRE_REFUSED,
+       WIRE_BATCH, /* sends packed per rank (outbox.c) */
        /* the search for a deadlock across ranks (deadlock_ranks.c) */
        WIRE_NUDGE, WIRE_PROBE, WIRE_REPORT, WIRE_CONFIRM, WIRE_CONFIRMED };
+struct lq_outbox;
 struct wire_head {
     int32_t kind, src, dst, name, nbytes, id, err, pad;
 };
@@ -257,6 +259,8 @@ struct lqcd_state {
      * sent and took in, and the search for a deadlock (deadlock_ranks.c) */
     _Atomic unsigned wire_sent; /* counts that wrap: only their sums' equality matters */
     unsigned wire_taken;        /* by lq_poll, one thread at a time */
+    struct lq_outbox *_Atomic *outboxes; /* per rank: small sends packed (outbox.c) */
+    _Atomic int outbox_records;          /* in all of them */
     struct deadlock_search search;
 };
 /* The face's state: one run at a time (run.c). */
@@ -349,6 +353,15 @@ void lq_send_failed(const struct lqcd_chan *s, const char *call, int err, const 
 struct lqcd_chan *lq_declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name,
                                    int relative);
 void lq_answer(struct lqcd_chan *st, int err);
+void lq_arrived_record(const struct wire_head *h, const void *bytes, int from);
+
+/* outbox.c: small sends to other ranks, packed per rank */
+int lq_outbox_takes(const struct lqcd_chan *s);
+int lq_outbox_add(struct lqcd_chan *s);
+void lq_outbox_flush(void);
+void lq_outbox_unpack(const struct wire_head *h, int len, int from);
+int lq_outboxes_make(void);
+void lq_outboxes_free(void);
 void lq_refresh(struct lqcd_chan *ch);
 void lq_poll(void);
 int lq_gather_slots(struct lqcd_slot *slots, int pid);

@@ -126,6 +126,8 @@ static struct lqcd_chan *claim_armed(const struct wire_head *h)
  * body with MPI's copy only, as between two MPI processes), else they are
  * staged after the head and meet the receive as a local send would, or
  * wait for the receive's declaration. */
+static void stage(struct wire_head *h, int from);
+
 static void arrived(struct wire_head *h, int len, int from)
 {
     int apart = h->nbytes >= WORLD_BODY_APART;
@@ -159,6 +161,36 @@ static void arrived(struct wire_head *h, int len, int from)
             return;
         }
     }
+    stage(h, from);
+}
+
+/* A record of a packed message (outbox.c): its bytes land in their armed
+ * receive, else a copy is staged as arrived's. */
+void lq_arrived_record(const struct wire_head *h, const void *bytes, int from)
+{
+    struct lqcd_chan *r = lq_local(h->dst) ? claim_armed(h) : NULL;
+    if (r) {
+        if (h->nbytes)
+            memcpy(r->buf, bytes, (size_t)h->nbytes);
+        lq_set_state(r, CH_DONE);
+        lq_notify(r->owner);
+        return;
+    }
+    struct wire_head *copy = malloc(sizeof *h + (size_t)h->nbytes);
+    if (!copy) /* out of memory: the message is lost */
+        return;
+    *copy = *h;
+    if (h->nbytes)
+        memcpy(copy + 1, bytes, (size_t)h->nbytes);
+    stage(copy, from);
+}
+
+/* Message h from rank from (malloc'd, its bytes after it), which found no
+ * armed receive, meets its receive as a local send would, or waits for
+ * the receive's declaration; refused when neither can be. */
+static void stage(struct wire_head *h, int from)
+{
+    struct lqcd_chan *r;
     struct lqcd_chan *st = lq_local(h->dst) ? calloc(1, sizeof *st) : NULL;
     if (!st) {
         free(h);
@@ -209,6 +241,11 @@ void lq_poll(void)
             break;
         int channel = len >= (int)sizeof *h && (h->kind == WIRE_DATA || h->kind == WIRE_REFUSED);
         lq.wire_taken += channel; /* the deadlock search counts */
+        if (h->kind == WIRE_BATCH && len >= (int)sizeof *h) {
+            lq_outbox_unpack(h, len, from);
+            free(h);
+            continue;
+        }
         if (channel && h->kind == WIRE_DATA) {
             arrived(h, len, from);
             continue;

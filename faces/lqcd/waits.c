@@ -41,8 +41,10 @@ static void mark_running(struct ebsp_core *self, struct lqcd_core *c, int ms)
 /* One round of a wait for v[*first..n): takes in what other ranks sent,
  * moves *first past the complete channels; returns 1 when all are, -1 on
  * an error (set), 0 timed out (set), 2 to wait on. */
-static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok)
+static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok, unsigned look)
 {
+    if (look) /* after one pause: the cores beside this one have added their sends */
+        lq_outbox_flush();
     lq_poll();
     for (; *first < n; (*first)++) {
         int r = lq_status(v[*first], call, idle_ok);
@@ -75,7 +77,7 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
     int first = 0, marked = 0, r; /* v[0..first) are complete */
     for (unsigned look = 0;; look++) {
         unsigned ev = atomic_load(&c->ev);
-        if ((r = wait_round(v, n, &first, ms, call, idle_ok)) != 2)
+        if ((r = wait_round(v, n, &first, ms, call, idle_ok, look)) != 2)
             break;
         if (sched_poll_pause(look, begun, lq.ranks != 0))
             continue;
