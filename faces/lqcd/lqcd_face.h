@@ -261,6 +261,7 @@ struct lqcd_state {
     unsigned wire_taken;        /* by lq_poll, one thread at a time */
     struct lq_outbox *_Atomic *outboxes; /* per rank: small sends packed (outbox.c) */
     _Atomic int outbox_records;          /* in all of them */
+    _Atomic unsigned polls;              /* lq_poll's looks at MPI */
     struct deadlock_search search;
 };
 /* The face's state: one run at a time (run.c). */

@@ -234,6 +234,7 @@ void lq_poll(void)
     static pthread_mutex_t polling = PTHREAD_MUTEX_INITIALIZER;
     if (!lq.ranks || pthread_mutex_trylock(&polling) != 0)
         return;
+    atomic_fetch_add_explicit(&lq.polls, 1, memory_order_relaxed);
     for (;;) {
         int from = -1, len = 0;
         struct wire_head *h = world_receive(&from, &len);
