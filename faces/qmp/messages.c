@@ -76,7 +76,7 @@ static int size_name(int name, int way, int receiver)
 
 static QMP_msghandle_t handle_new(struct qmp_node *n, int kind)
 {
-    QMP_msghandle_t h = calloc(1, sizeof *h);
+    QMP_msghandle_t h = lqcd_calloc_lines(sizeof *h);
     if (!h) {
         qmp_fail(n, QMP_NOMEM_ERR, "QMP: out of memory for a message handle");
         return NULL;
@@ -116,7 +116,7 @@ static QMP_msghandle_t declare(QMP_comm_t comm, QMP_msgmem_t m, int rank, int ch
         return NULL;
     }
     h->buf = m->staged ? h->stage : m->blocks[0].at;
-    if (!(h->sizes = malloc(sizeof *h->sizes))) {
+    if (!(h->sizes = lqcd_calloc_lines(sizeof *h->sizes))) {
         free(h->stage);
         free(h);
         qmp_fail(n, QMP_NOMEM_ERR, "%s: out of memory", call);
