@@ -277,6 +277,13 @@ static inline int lq_rank_of(int pid)
     return lq.ranks ? pid / ebsp_world_per_rank : 0;
 }
 
+/* A send's record in a packed message (outbox.c): its head, then its
+ * bytes padded to 8. */
+static inline size_t lq_record_bytes(int nbytes)
+{
+    return sizeof(struct wire_head) + (((size_t)nbytes + 7) & ~(size_t)7);
+}
+
 static inline size_t lq_hash_bits(uint64_t x)
 {
     x ^= x >> 29;
@@ -354,13 +361,11 @@ void lq_send_failed(const struct lqcd_chan *s, const char *call, int err, const 
 struct lqcd_chan *lq_declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name,
                                    int relative);
 void lq_answer(struct lqcd_chan *st, int err);
-void lq_arrived_record(const struct wire_head *h, const void *bytes, int from);
 
 /* outbox.c: small sends to other ranks, packed per rank */
 int lq_outbox_takes(const struct lqcd_chan *s);
 int lq_outbox_add(struct lqcd_chan *s);
 void lq_outbox_flush(void);
-void lq_outbox_unpack(const struct wire_head *h, int len, int from);
 int lq_outboxes_make(void);
 void lq_outboxes_free(void);
 void lq_refresh(struct lqcd_chan *ch);

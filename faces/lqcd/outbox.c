@@ -21,15 +21,10 @@ struct lq_outbox {
     char buf[WORLD_SMALL_MAX];
 };
 
-static size_t record_bytes(int nbytes)
-{
-    return sizeof(struct wire_head) + (((size_t)nbytes + 7) & ~(size_t)7);
-}
-
 int lq_outbox_takes(const struct lqcd_chan *s)
 {
     return lq.outboxes && s->nbytes < WORLD_BODY_APART &&
-           sizeof(struct wire_head) + record_bytes(s->nbytes) <= WORLD_SMALL_MAX;
+           sizeof(struct wire_head) + lq_record_bytes(s->nbytes) <= WORLD_SMALL_MAX;
 }
 
 /* The records of ob leave for rank (its lock held). A failed send fails
@@ -49,7 +44,7 @@ static void flush_locked(struct lq_outbox *ob, int rank)
             pthread_mutex_unlock(&lq.wired_lock);
             if (s)
                 atomic_store(&s->err, LQCD_ERR_PARTNER);
-            at += record_bytes(h->nbytes);
+            at += lq_record_bytes(h->nbytes);
         }
     }
     atomic_fetch_sub(&lq.outbox_records, ob->records);
@@ -74,7 +69,7 @@ int lq_outbox_add(struct lqcd_chan *s)
             free(fresh);
         ob = lq.outboxes[s->rank];
     }
-    size_t need = record_bytes(s->nbytes);
+    size_t need = lq_record_bytes(s->nbytes);
     lq_spin_lock(&ob->lock);
     if (ob->used + need > sizeof ob->buf)
         flush_locked(ob, s->rank);
@@ -131,21 +126,4 @@ void lq_outboxes_free(void)
     free(lq.outboxes);
     lq.outboxes = NULL;
     atomic_store(&lq.outbox_records, 0);
-}
-
-/* The records of packed message h (len bytes, from rank from), each taken
- * in as a message of its own would be (lq_arrived_record). */
-void lq_outbox_unpack(const struct wire_head *h, int len, int from)
-{
-    const char *at = (const char *)(h + 1), *end = (const char *)h + len;
-    if (h->nbytes != len - (int)sizeof *h)
-        return; /* not one of ours */
-    while (end - at >= (ptrdiff_t)sizeof *h) {
-        const struct wire_head *rec = (const void *)at;
-        if (rec->kind != WIRE_DATA || rec->nbytes < 0 || (size_t)(end - at) < record_bytes(rec->nbytes))
-            return;
-        lq.wire_taken++;
-        lq_arrived_record(rec, rec + 1, from);
-        at += record_bytes(rec->nbytes);
-    }
 }

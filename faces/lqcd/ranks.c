@@ -166,7 +166,7 @@ static void arrived(struct wire_head *h, int len, int from)
 
 /* A record of a packed message (outbox.c): its bytes land in their armed
  * receive, else a copy is staged as arrived's. */
-void lq_arrived_record(const struct wire_head *h, const void *bytes, int from)
+static void arrived_record(const struct wire_head *h, const void *bytes, int from)
 {
     struct lqcd_chan *r = lq_local(h->dst) ? claim_armed(h) : NULL;
     if (r) {
@@ -224,6 +224,23 @@ static void stage(struct wire_head *h, int from)
     }
 }
 
+/* The records of packed message h (len bytes, from rank from), each taken
+ * in as a message of its own would be (arrived_record). */
+static void unpack(const struct wire_head *h, int len, int from)
+{
+    const char *at = (const char *)(h + 1), *end = (const char *)h + len;
+    if (h->nbytes != len - (int)sizeof *h)
+        return; /* not one of ours */
+    while (end - at >= (ptrdiff_t)sizeof *h) {
+        const struct wire_head *rec = (const void *)at;
+        if (rec->kind != WIRE_DATA || rec->nbytes < 0 || (size_t)(end - at) < lq_record_bytes(rec->nbytes))
+            return;
+        lq.wire_taken++;
+        arrived_record(rec, rec + 1, from);
+        at += lq_record_bytes(rec->nbytes);
+    }
+}
+
 /* Takes in what other ranks sent this rank's cores: sends and answers.
  * One thread at a time, the others return at once: a message must be
  * queued before the next is received, else two messages of one sender to
@@ -243,7 +260,7 @@ void lq_poll(void)
         int channel = len >= (int)sizeof *h && (h->kind == WIRE_DATA || h->kind == WIRE_REFUSED);
         lq.wire_taken += channel; /* the deadlock search counts */
         if (h->kind == WIRE_BATCH && len >= (int)sizeof *h) {
-            lq_outbox_unpack(h, len, from);
+            unpack(h, len, from);
             free(h);
             continue;
         }
