@@ -171,7 +171,8 @@ static int start_send(struct lqcd_chan *s)
         lq_send_failed(s, "startSend", e, "it");
         return -1;
     }
-    lq_refresh(s);
+    if (s->rank >= 0)
+        lq_refresh(s);
     if (atomic_load(&s->state) == CH_PENDING) {
         lq_seterr(LQCD_ERR_BUSY, "startSend: the send to buffer %d of core %d is busy (its last start is not complete)",
                s->name, s->remote);
@@ -248,7 +249,8 @@ int lqcd_start_declared(void *ch)
  * started counts as complete (internal waits). */
 int lq_status(struct lqcd_chan *ch, const char *call, int idle_ok)
 {
-    lq_refresh(ch);
+    if (ch->rank >= 0)
+        lq_refresh(ch);
     int st = atomic_load(&ch->state);
     if (st == CH_DONE)
         return 1;
