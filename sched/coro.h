@@ -60,6 +60,10 @@ int coro_current(void);
 /* A coroutine core yields its worker to the cores queued there and
  * returns 1; elsewhere returns 0 at once. */
 int coro_yield(void);
+/* Whether this run's workers, with those of the job's other processes on
+ * this machine, are no more than its CPUs: no thread of the job waits
+ * for a CPU that a polling worker holds. 0 without coroutines. */
+int coro_owns_cpus(void);
 /* A coroutine core parks until *word != val, or for about a millisecond
  * (the monitor wakes timed waiters every tick), or until the run stops,
  * and returns 1; elsewhere returns 0 at once. Whoever changes *word then

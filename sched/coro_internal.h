@@ -102,6 +102,7 @@ struct coro_sched {
     _Atomic int nworkers;      /* slots ever used: 0..nworkers-1 */
     int base_workers;          /* the first workers, homes of the cores */
     int spin_idle;
+    int owns_cpus;             /* coro_owns_cpus */
     int may_rest;              /* the worker count was not set (EBSP_WORKERS), nor EBSP_REST=0 */
     int rest_always;           /* EBSP_REST=1 */
     _Atomic unsigned active;   /* first workers that run cores; the others rest

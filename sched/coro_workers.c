@@ -431,6 +431,11 @@ int coro_current(void)
     return current_coro() != NULL;
 }
 
+int coro_owns_cpus(void)
+{
+    return co.owns_cpus;
+}
+
 int coro_yield(void)
 {
     struct coro *c = current_coro();

@@ -212,6 +212,7 @@ int coro_start(struct sched_core *cores, size_t stride, int n, int first, size_t
     co.base_workers = worker_count(count);
     co.max_workers = count + 1; /* the monitor's bound: one per core, as threads */
     co.spin_idle = co.base_workers <= cpu_count();
+    co.owns_cpus = (long)co.base_workers * (ebsp_cpu_sharers > 1 ? ebsp_cpu_sharers : 1) <= sysconf(_SC_NPROCESSORS_ONLN);
     co.may_rest = ebsp_rest != REST_NEVER && ebsp_workers < 1 && co.base_workers > 1;
     co.rest_always = ebsp_rest == REST_ALWAYS;
     atomic_store(&co.active, (unsigned)co.base_workers);
@@ -405,6 +406,11 @@ void coro_progress(void)
 }
 
 int coro_yield(void)
+{
+    return 0;
+}
+
+int coro_owns_cpus(void)
 {
     return 0;
 }

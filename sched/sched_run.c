@@ -344,7 +344,8 @@ int sched_poll_pause(unsigned looks, uint64_t begun_ns, int outside)
     }
     if (outside && ebsp_now_ns() - begun_ns < OUTSIDE_SPIN_NS) {
         sched_pause();
-        sched_yield();
+        if (!(run.coro && coro_owns_cpus()))
+            sched_yield(); /* a partner process may wait for this CPU */
         return 1;
     }
     return 0;

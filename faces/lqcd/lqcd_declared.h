@@ -9,6 +9,8 @@
 #ifndef EBSP_FACES_LQCD_DECLARED_H
 #define EBSP_FACES_LQCD_DECLARED_H
 
+#include <stddef.h>
+
 /* startSend or startReceive; 0, or -1 with the error set. */
 int lqcd_start_declared(void *ch);
 /* testCompletion. */
@@ -24,5 +26,11 @@ int lqcd_free_declared(void *ch);
 /* sumDouble of *x, the sum left in *x: 0, or -1 with the error set (no
  * look at the error state after a sum that went right). */
 int lqcd_sum_double(double *x);
+
+/* Zeroed memory on cache lines of its own (free() frees it): for what
+ * cores write to each other (a channel's state and lock, a handle's
+ * sizes), which must not share a line with what another core reads in its
+ * loops; NULL without memory. */
+void *lqcd_calloc_lines(size_t size);
 
 #endif

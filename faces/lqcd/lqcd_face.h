@@ -125,8 +125,10 @@ struct lqcd_chan {
 /* What goes between ranks: a send's bytes after a DATA head; a REFUSED
  * head back when they cannot be taken (err: why). */
 enum { WIRE_DATA = 1, WIRE_REFUSED,
+       WIRE_BATCH, /* sends packed per rank (outbox.c) */
        /* the search for a deadlock across ranks (deadlock_ranks.c) */
        WIRE_NUDGE, WIRE_PROBE, WIRE_REPORT, WIRE_CONFIRM, WIRE_CONFIRMED };
+struct lq_outbox;
 struct wire_head {
     int32_t kind, src, dst, name, nbytes, id, err, pad;
 };
@@ -257,6 +259,9 @@ struct lqcd_state {
      * sent and took in, and the search for a deadlock (deadlock_ranks.c) */
     _Atomic unsigned wire_sent; /* counts that wrap: only their sums' equality matters */
     unsigned wire_taken;        /* by lq_poll, one thread at a time */
+    struct lq_outbox *_Atomic *outboxes; /* per rank: small sends packed (outbox.c) */
+    _Atomic int outbox_records;          /* in all of them */
+    _Atomic unsigned polls;              /* lq_poll's looks at MPI */
     struct deadlock_search search;
 };
 /* The face's state: one run at a time (run.c). */
@@ -270,6 +275,13 @@ static inline int lq_local(int pid)
 static inline int lq_rank_of(int pid)
 {
     return lq.ranks ? pid / ebsp_world_per_rank : 0;
+}
+
+/* A send's record in a packed message (outbox.c): its head, then its
+ * bytes padded to 8. */
+static inline size_t lq_record_bytes(int nbytes)
+{
+    return sizeof(struct wire_head) + (((size_t)nbytes + 7) & ~(size_t)7);
 }
 
 static inline size_t lq_hash_bits(uint64_t x)
@@ -349,6 +361,13 @@ void lq_send_failed(const struct lqcd_chan *s, const char *call, int err, const 
 struct lqcd_chan *lq_declare_wired(struct lqcd_core *c, const char *call, void *buffer, int nbytes, int host, int name,
                                    int relative);
 void lq_answer(struct lqcd_chan *st, int err);
+
+/* outbox.c: small sends to other ranks, packed per rank */
+int lq_outbox_takes(const struct lqcd_chan *s);
+int lq_outbox_add(struct lqcd_chan *s);
+void lq_outbox_flush(void);
+int lq_outboxes_make(void);
+void lq_outboxes_free(void);
 void lq_refresh(struct lqcd_chan *ch);
 void lq_poll(void);
 int lq_gather_slots(struct lqcd_slot *slots, int pid);

@@ -126,6 +126,8 @@ static struct lqcd_chan *claim_armed(const struct wire_head *h)
  * body with MPI's copy only, as between two MPI processes), else they are
  * staged after the head and meet the receive as a local send would, or
  * wait for the receive's declaration. */
+static void stage(struct wire_head *h, int from);
+
 static void arrived(struct wire_head *h, int len, int from)
 {
     int apart = h->nbytes >= WORLD_BODY_APART;
@@ -159,6 +161,36 @@ static void arrived(struct wire_head *h, int len, int from)
             return;
         }
     }
+    stage(h, from);
+}
+
+/* A record of a packed message (outbox.c): its bytes land in their armed
+ * receive, else a copy is staged as arrived's. */
+static void arrived_record(const struct wire_head *h, const void *bytes, int from)
+{
+    struct lqcd_chan *r = lq_local(h->dst) ? claim_armed(h) : NULL;
+    if (r) {
+        if (h->nbytes)
+            memcpy(r->buf, bytes, (size_t)h->nbytes);
+        lq_set_state(r, CH_DONE);
+        lq_notify(r->owner);
+        return;
+    }
+    struct wire_head *copy = malloc(sizeof *h + (size_t)h->nbytes);
+    if (!copy) /* out of memory: the message is lost */
+        return;
+    *copy = *h;
+    if (h->nbytes)
+        memcpy(copy + 1, bytes, (size_t)h->nbytes);
+    stage(copy, from);
+}
+
+/* Message h from rank from (malloc'd, its bytes after it), which found no
+ * armed receive, meets its receive as a local send would, or waits for
+ * the receive's declaration; refused when neither can be. */
+static void stage(struct wire_head *h, int from)
+{
+    struct lqcd_chan *r;
     struct lqcd_chan *st = lq_local(h->dst) ? calloc(1, sizeof *st) : NULL;
     if (!st) {
         free(h);
@@ -192,6 +224,23 @@ static void arrived(struct wire_head *h, int len, int from)
     }
 }
 
+/* The records of packed message h (len bytes, from rank from), each taken
+ * in as a message of its own would be (arrived_record). */
+static void unpack(const struct wire_head *h, int len, int from)
+{
+    const char *at = (const char *)(h + 1), *end = (const char *)h + len;
+    if (h->nbytes != len - (int)sizeof *h)
+        return; /* not one of ours */
+    while (end - at >= (ptrdiff_t)sizeof *h) {
+        const struct wire_head *rec = (const void *)at;
+        if (rec->kind != WIRE_DATA || rec->nbytes < 0 || (size_t)(end - at) < lq_record_bytes(rec->nbytes))
+            return;
+        lq.wire_taken++;
+        arrived_record(rec, rec + 1, from);
+        at += lq_record_bytes(rec->nbytes);
+    }
+}
+
 /* Takes in what other ranks sent this rank's cores: sends and answers.
  * One thread at a time, the others return at once: a message must be
  * queued before the next is received, else two messages of one sender to
@@ -202,6 +251,7 @@ void lq_poll(void)
     static pthread_mutex_t polling = PTHREAD_MUTEX_INITIALIZER;
     if (!lq.ranks || pthread_mutex_trylock(&polling) != 0)
         return;
+    atomic_fetch_add_explicit(&lq.polls, 1, memory_order_relaxed);
     for (;;) {
         int from = -1, len = 0;
         struct wire_head *h = world_receive(&from, &len);
@@ -209,6 +259,11 @@ void lq_poll(void)
             break;
         int channel = len >= (int)sizeof *h && (h->kind == WIRE_DATA || h->kind == WIRE_REFUSED);
         lq.wire_taken += channel; /* the deadlock search counts */
+        if (h->kind == WIRE_BATCH && len >= (int)sizeof *h) {
+            unpack(h, len, from);
+            free(h);
+            continue;
+        }
         if (channel && h->kind == WIRE_DATA) {
             arrived(h, len, from);
             continue;

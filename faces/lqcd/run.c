@@ -47,6 +47,13 @@ static void lqcd_run_begin(int n)
         free(cores);
         return;
     }
+    if (lq.ranks && lq_outboxes_make() != 0) {
+        free(lq.slots[0]);
+        free(lq.slots[1]);
+        lq.slots[0] = lq.slots[1] = NULL;
+        free(cores);
+        return;
+    }
     atomic_store(&lq.diverged, 0);
     atomic_store(&lq.deadlocked, 0);
     lq.n = n;
@@ -170,6 +177,7 @@ static void lqcd_run_end(void)
         free(lq.cores);
     }
     lq_handles_free();
+    lq_outboxes_free();
     stages_free();
     free(lq.search.seen);
     free(lq.search.places);

@@ -41,10 +41,23 @@ static void mark_running(struct ebsp_core *self, struct lqcd_core *c, int ms)
 /* One round of a wait for v[*first..n): takes in what other ranks sent,
  * moves *first past the complete channels; returns 1 when all are, -1 on
  * an error (set), 0 timed out (set), 2 to wait on. */
-static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok)
+static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok, unsigned look,
+                      unsigned *polls)
 {
-    lq_poll();
+    if (look) /* after one pause: the cores beside this one have added their sends */
+        lq_outbox_flush();
+    /* One look at MPI per round of the waiting cores: when another core
+     * looked since this one's last look, what came is taken in already (an
+     * MPI test that finds nothing yields the CPU under mpi_yield_when_idle:
+     * 8 waiting cores of a rank made 8 system calls per round) */
+    if (lq.ranks) {
+        if (look == 0 || atomic_load_explicit(&lq.polls, memory_order_relaxed) == *polls)
+            lq_poll();
+        *polls = atomic_load_explicit(&lq.polls, memory_order_relaxed);
+    }
     for (; *first < n; (*first)++) {
+        if (atomic_load_explicit(&v[*first]->state, memory_order_acquire) == CH_DONE)
+            continue; /* lq_status's answer, without the call */
         int r = lq_status(v[*first], call, idle_ok);
         if (r < 0)
             return -1;
@@ -70,13 +83,18 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
     struct ebsp_core *self = ebsp_self; /* read once: a coroutine core may resume on another thread */
     int pid = self->pid;
     struct lqcd_core *c = &lq.cores[pid];
-    uint64_t begun = ebsp_now_ns(), deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
-    uint64_t last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
+    uint64_t begun = 0, deadline = 0, last_look = 0; /* from the first round that waits on */
     int first = 0, marked = 0, r; /* v[0..first) are complete */
+    unsigned polls = 0;
     for (unsigned look = 0;; look++) {
         unsigned ev = atomic_load(&c->ev);
-        if ((r = wait_round(v, n, &first, ms, call, idle_ok)) != 2)
+        if ((r = wait_round(v, n, &first, ms, call, idle_ok, look, &polls)) != 2)
             break;
+        if (look == 0) {
+            begun = ebsp_now_ns();
+            deadline = ms > 0 ? begun + (uint64_t)ms * 1000000u : 0;
+            last_look = begun - DEADLOCK_LOOK_NS; /* the first sleep looks */
+        }
         if (sched_poll_pause(look, begun, lq.ranks != 0))
             continue;
         if (explain(v[first], call, ms, 0)) {

@@ -58,6 +58,7 @@ struct QMP_msghandle_struct {
     char error[QMP_ERR_MAX];
     int nparts;
     struct QMP_msghandle_struct **parts;
+    void **chans;           /* multiple: the parts' data channels, once all are bound (bound_parts) */
 };
 
 /* The names of the size channels of data channel `name` between sender
@@ -76,7 +77,7 @@ static int size_name(int name, int way, int receiver)
 
 static QMP_msghandle_t handle_new(struct qmp_node *n, int kind)
 {
-    QMP_msghandle_t h = calloc(1, sizeof *h);
+    QMP_msghandle_t h = lqcd_calloc_lines(sizeof *h);
     if (!h) {
         qmp_fail(n, QMP_NOMEM_ERR, "QMP: out of memory for a message handle");
         return NULL;
@@ -116,7 +117,7 @@ static QMP_msghandle_t declare(QMP_comm_t comm, QMP_msgmem_t m, int rank, int ch
         return NULL;
     }
     h->buf = m->staged ? h->stage : m->blocks[0].at;
-    if (!(h->sizes = malloc(sizeof *h->sizes))) {
+    if (!(h->sizes = lqcd_calloc_lines(sizeof *h->sizes))) {
         free(h->stage);
         free(h);
         qmp_fail(n, QMP_NOMEM_ERR, "%s: out of memory", call);
@@ -292,6 +293,7 @@ static void handle_release(struct qmp_node *n, QMP_msghandle_t h)
     if (h->kind != H_MULTI)
         release_channels(n, h);
     free(h->parts);
+    free(h->chans);
     h->magic = 0;
     free(h);
 }
@@ -425,7 +427,30 @@ static QMP_status_t start_one(struct qmp_node *n, QMP_msghandle_t h)
         return handle_failed(n, h, qmp_fail(n, QMP_SVC_BUSY, "%s: the handle's last start is not complete", call));
     h->err = QMP_SUCCESS;
     h->started = 1;
+    if (h->chan && !h->stage) { /* bound, in place: what go_ahead comes to */
+        h->pending = 0;
+        if (lqcd_start_declared(h->chan) == 0)
+            return QMP_SUCCESS;
+        h->started = 0;
+        return handle_failed(n, h, qmp_lqcd_failed(n, call));
+    }
     return go_ahead(n, h, 0, call) < 0 ? h->err : QMP_SUCCESS;
+}
+
+/* The data channels of every part of multiple handle h, once all are
+ * bound (they stay bound: QMP_change_address refuses then); NULL before,
+ * or without memory. */
+static void **bound_parts(QMP_msghandle_t h)
+{
+    if (h->chans)
+        return h->chans;
+    for (int i = 0; i < h->nparts; i++)
+        if (!h->parts[i]->chan)
+            return NULL;
+    void **chans = malloc((size_t)h->nparts * sizeof *chans);
+    for (int i = 0; chans && i < h->nparts; i++)
+        chans[i] = h->parts[i]->chan;
+    return h->chans = chans;
 }
 
 QMP_status_t QMP_start(QMP_msghandle_t h)
@@ -442,6 +467,7 @@ QMP_status_t QMP_start(QMP_msghandle_t h)
         if (st != QMP_SUCCESS)
             return handle_failed(n, h, st);
     }
+    bound_parts(h); /* for its waits */
     return QMP_SUCCESS;
 }
 
@@ -505,11 +531,33 @@ static int wait_parts(QMP_msghandle_t h)
     return 1;
 }
 
+/* Waits for multiple handle h when every part is started and bound: one
+ * LQCD wait for all its channels. 0 when that is not so, or a part
+ * failed (then waited for one by one, which says which). */
+static int wait_bound(QMP_msghandle_t h)
+{
+    void **chans = h->chans;
+    if (!chans)
+        return 0;
+    for (int i = 0; i < h->nparts; i++)
+        if (!h->parts[i]->started || h->parts[i]->pending)
+            return 0;
+    if (lqcd_wait_declared(chans, h->nparts, -1) != 1) {
+        clearError();
+        return 0;
+    }
+    for (int i = 0; i < h->nparts; i++)
+        completed(h->parts[i]);
+    return 1;
+}
+
 static QMP_status_t wait_handle(struct qmp_node *n, QMP_msghandle_t h, const char *call)
 {
     QMP_status_t st = QMP_SUCCESS;
     if (h->kind != H_MULTI)
         return finish_one(n, h, -1, call) == 1 ? QMP_SUCCESS : h->err;
+    if (wait_bound(h))
+        return QMP_SUCCESS;
     for (int i = 0; i < h->nparts; i++)
         if (h->parts[i]->started && h->parts[i]->pending && go_ahead(n, h->parts[i], 1, call) < 0 &&
             st == QMP_SUCCESS)

@@ -181,6 +181,37 @@ static void early(int p, int s)
     expect(waitFor(w, -1) == 1);
 }
 
+/* SMALL_RUNS small messages of every core through one channel to the
+ * core half the machine away (another rank under mpirun), each started
+ * once the last is complete, and on two sizes of buffer (8 bytes and
+ * 1 KiB) at once: across ranks they are packed per rank with every
+ * other core's, and must land in the order they were started. */
+static void small_in_order(int p, int s)
+{
+    enum { SMALL_RUNS = 50, WORDS = 128 };
+    int to = (s + p / 2) % p, from = (s + p - p / 2) % p;
+    int64_t out = 0, in = -1, wide_out[WORDS], wide_in[WORDS];
+    void *r = declareReceive(&in, sizeof in, 70), *rw = declareReceive(wide_in, sizeof wide_in, 71);
+    void *w = declareSendTo(&out, sizeof out, to, 70), *ww = declareSendTo(wide_out, sizeof wide_out, to, 71);
+    expect(r && rw && w && ww);
+    waitForBarrier();
+    for (int k = 0; k < SMALL_RUNS; k++) {
+        out = (int64_t)s * 1000 + k;
+        for (int j = 0; j < WORDS; j++)
+            wide_out[j] = (int64_t)s * 100000 + k * WORDS + j;
+        startReceive(r);
+        startReceive(rw);
+        startSend(w);
+        startSend(ww);
+        void *all[4] = {w, ww, r, rw};
+        expect(waitForMultiple(all, 4, -1) == 1);
+        expect(in == (int64_t)from * 1000 + k);
+        for (int j = 0; j < WORDS; j++)
+            expect(wide_in[j] == (int64_t)from * 100000 + k * WORDS + j);
+    }
+    waitForBarrier();
+}
+
 /* A receive armed before bsp_sync; its sender waits for the send to
  * complete before it syncs: the receiving core's process must take the
  * bytes in while its cores wait in the barrier. */
@@ -327,6 +358,8 @@ static void spmd(void)
     report("a send started before its receive was declared");
     large_queued(p, s);
     report("large sends started before their receives, one before its declaration");
+    small_in_order(p, s);
+    report("small messages of every core, 8 bytes and 1 KiB, 50 times each in order");
     armed_then_sync(p, s);
     report("a receive armed before a sync, its send waited for before the sync");
     messages_through_barriers(p, s);
