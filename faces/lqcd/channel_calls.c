@@ -164,7 +164,7 @@ void lq_start_send(struct lqcd_chan *s)
 }
 
 /* startSend of s, the caller's send; 0, or -1 (error set). */
-static int start_send(struct lqcd_chan *s)
+static inline __attribute__((always_inline)) int start_send(struct lqcd_chan *s)
 {
     int e = atomic_load(&s->err);
     if (e) {
@@ -195,7 +195,7 @@ void startSend(void *opaque)
 }
 
 /* startReceive of r, the caller's receive; 0, or -1 (error set). */
-static int start_receive(struct lqcd_chan *r)
+static inline __attribute__((always_inline)) int start_receive(struct lqcd_chan *r)
 {
     int st = atomic_load(&r->state);
     if (st == CH_ARMED || st == CH_CLAIMED) {

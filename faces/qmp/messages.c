@@ -420,7 +420,7 @@ static int go_ahead(struct qmp_node *n, QMP_msghandle_t h, int wait, const char 
     return ready;
 }
 
-static QMP_status_t start_one(struct qmp_node *n, QMP_msghandle_t h)
+static inline __attribute__((always_inline)) QMP_status_t start_one(struct qmp_node *n, QMP_msghandle_t h)
 {
     const char *call = "QMP_start";
     if (h->started)
