@@ -44,7 +44,9 @@ static void mark_running(struct ebsp_core *self, struct lqcd_core *c, int ms)
 static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok, unsigned look,
                       unsigned *polls)
 {
-    if (look) /* after one pause: the cores beside this one have added their sends */
+    /* after one pause, or at once when every core of the process waits:
+     * the cores beside this one have added their sends */
+    if (look || atomic_load_explicit(&lq.waiting, memory_order_relaxed) >= lq.count)
         lq_outbox_flush();
     /* One look at MPI per round of the waiting cores: when another core
      * looked since this one's last look, what came is taken in already (an
@@ -86,6 +88,8 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
     uint64_t begun = 0, deadline = 0, last_look = 0; /* from the first round that waits on */
     int first = 0, marked = 0, r; /* v[0..first) are complete */
     unsigned polls = 0;
+    if (lq.ranks)
+        atomic_fetch_add_explicit(&lq.waiting, 1, memory_order_relaxed);
     for (unsigned look = 0;; look++) {
         unsigned ev = atomic_load(&c->ev);
         if ((r = wait_round(v, n, &first, ms, call, idle_ok, look, &polls)) != 2)
@@ -137,6 +141,8 @@ int lq_wait_all(struct lqcd_chan **v, int n, int ms, const char *call, int idle_
         }
         atomic_store(&c->sleeping, 0);
     }
+    if (lq.ranks)
+        atomic_fetch_sub_explicit(&lq.waiting, 1, memory_order_relaxed);
     if (marked)
         mark_running(self, c, ms);
     if (r == 1)
