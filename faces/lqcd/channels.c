@@ -6,27 +6,6 @@
  */
 #include "lqcd_face.h"
 
-/* Tells core pid that one of its operations completed: nothing when it is
- * not waiting, else the scheduler's wake for that core only (a futex
- * system call for a thread, a poke of its worker for a coroutine; not
- * every parked core: a
- * 16-core halo exchange made each notify wake them all, and all of them
- * went round their wait loops). A waiter stores its sleeping word and then
- * looks at the state of the operation it waits for once more; the caller
- * stored that state before this fence: one of the two sees the other. The
- * event count is raised only for a waiter: its cache line then stays with
- * the cores that read it (the count's add was 9 % of a 16-core halo
- * exchange in perf, one line transfer between CPUs per message). */
-void lq_notify(int pid)
-{
-    struct lqcd_core *c = &lq.cores[pid];
-    atomic_thread_fence(memory_order_seq_cst);
-    if (!atomic_load(&c->sleeping))
-        return;
-    atomic_fetch_add(&c->ev, 1);
-    sched_wake(&c->ev, pid);
-}
-
 /* ---- a core's directory of buffer names (its dir_lock held) ---- */
 
 static struct dir_entry *dir_find(struct lqcd_core *c, int name)
@@ -171,8 +150,7 @@ void lq_link_send(struct lqcd_chan *s, struct lqcd_chan *r)
 /* Copies send s into receive r, which the caller claimed. */
 void lq_deliver(struct lqcd_chan *s, struct lqcd_chan *r)
 {
-    if (s->nbytes)
-        memcpy(r->buf, s->buf, (size_t)s->nbytes);
+    copy_small(r->buf, s->buf, (size_t)s->nbytes); /* mostly a halo's few words */
     lq_set_state(r, CH_DONE);
     lq_set_state(s, CH_DONE);
 }
