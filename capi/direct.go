@@ -6,6 +6,7 @@ package main
 // path only; the exports that path calls are comm.go's.
 
 /*
+#include <stdlib.h>
 #include "shim.h"
 #include "direct.h"
 */
@@ -26,6 +27,21 @@ func (directDRMA) ReadGets(int) { C.direct_read_gets() }
 func (directDRMA) WriteGets(int) { C.direct_write_gets() }
 
 func (directDRMA) WritePuts(int) { C.direct_write_puts() }
+
+// putWriter is the engine's PutWriter: the puts it lists are written by
+// the code that writes the direct logs (direct.c), from the C heap, where
+// the engine's blocks and lists live.
+type putWriter struct{}
+
+func (putWriter) WritePuts(list unsafe.Pointer, n int) {
+	C.direct_write_list((*C.struct_put_write)(list), C.size_t(n))
+}
+
+func (putWriter) Alloc(n int) unsafe.Pointer { return C.malloc(C.size_t(n)) }
+
+func (putWriter) Free(p unsafe.Pointer) { C.free(p) }
+
+func init() { engine.SetPutWriter(putWriter{}) }
 
 // GetsWrite looks through core pid's log of direct gets (pid waits in a
 // barrier).

@@ -343,14 +343,32 @@ func (w *World) Reset(pid int) {
 	}
 }
 
-// Release frees the MPI buffers.
+// Release frees the MPI buffers and the blocks.
 func (w *World) Release() {
+	for i := range w.out {
+		for _, blocks := range w.out[i] {
+			freeBlocks(blocks)
+		}
+	}
+	for _, bySource := range w.in {
+		for _, blocks := range bySource {
+			freeBlocks(blocks) // views of mpi.c's buffers: forgotten
+		}
+	}
 	if active == w {
 		C.mpiw_section_end()
 		active = nil
 	}
 	C.free(unsafe.Pointer(w.flags))
 	w.flags = nil
+}
+
+func freeBlocks(blocks []*engine.Block) {
+	for _, b := range blocks {
+		if b != nil {
+			b.Free()
+		}
+	}
 }
 
 // Traffic is what this rank sent to the others in the section's rounds
