@@ -240,8 +240,8 @@ static size_t write_put(void *entry)
 
 void direct_write_list(const struct put_write *list, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        write_put_bytes(list[i].target, list[i].source, list[i].nbytes);
+    for (const struct put_write *e = list, *end = list + n; e < end; e++)
+        write_put_bytes(e->target, e->source, e->nbytes);
 }
 
 void direct_read_gets(void)

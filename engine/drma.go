@@ -339,6 +339,7 @@ func (c *Core) applyPut(src int, r record) {
 	if _, _, ok := c.variableGood("bsp_put", src, int(r.a), reg.addr, int(r.b), len(r.data), true); !ok {
 		return
 	}
+	c.comm.writes.room(1)
 	c.listPut(reg.addr, int(r.b), r.data)
 	if c.m.stats.on {
 		c.countRecv(1, len(r.data), false)
@@ -350,6 +351,7 @@ func (c *Core) applyPut(src int, r record) {
 // were a fifth of a put's cost in the engine.
 func (c *Core) applyPuts(src int, b *Block) {
 	slots := c.incomingSlots(src)
+	c.comm.writes.room(b.count[kindPut])
 	mem := b.mem[:b.used]
 	for len(mem) > 0 {
 		slot := int(binary.LittleEndian.Uint32(mem[4:]))
@@ -386,6 +388,7 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 	if err != nil {
 		return err
 	}
+	c.comm.writes.room(1)
 	c.listPut(reg.addr, offset, bytesAt(src, nbytes))
 	c.writeListed()
 	return nil

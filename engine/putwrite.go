@@ -64,19 +64,23 @@ type writeList struct {
 	n       int
 }
 
-// list lists n bytes from source to target.
-func (w *writeList) list(target, source unsafe.Pointer, n int) {
-	if w.n == len(w.entries) {
-		w.grow()
+// room makes room for n more entries.
+func (w *writeList) room(n int) {
+	if w.n+n > len(w.entries) {
+		w.grow(n)
 	}
+}
+
+// list lists n bytes from source to target, in room made before.
+func (w *writeList) list(target, source unsafe.Pointer, n int) {
 	w.entries[w.n] = putWrite{uintptr(target), uintptr(source), uintptr(n)}
 	w.n++
 }
 
 //go:noinline
-func (w *writeList) grow() { // rare: out of list, which inlines
+func (w *writeList) grow(n int) { // rare: out of room, which inlines
 	w.buf.outside, w.buf.used = true, w.n*putWriteSize
-	if err := w.buf.grow(max(w.n, 64) * putWriteSize); err != nil {
+	if err := w.buf.grow(max(n, w.n, 64) * putWriteSize); err != nil {
 		panic(fmt.Sprintf("engine: %v", err)) // the system refused a few bytes, as append would
 	}
 	w.entries = unsafe.Slice((*putWrite)(w.buf.at(0)), len(w.buf.mem)/putWriteSize)
@@ -95,11 +99,10 @@ func (w *writeList) free() {
 	w.entries, w.n = nil, 0
 }
 
-// listPut lists a put's bytes for this core's variable at addr+offset.
+// listPut lists a put's bytes for this core's variable at addr+offset,
+// in room made before (c.comm.writes.room).
 func (c *Core) listPut(addr unsafe.Pointer, offset int, data []byte) {
-	if len(data) > 0 {
-		c.comm.writes.list(addAt(addr, offset), unsafe.Pointer(unsafe.SliceData(data)), len(data))
-	}
+	c.comm.writes.list(addAt(addr, offset), unsafe.Pointer(unsafe.SliceData(data)), len(data))
 }
 
 // writeListed writes the puts listed on this core (the end of an apply
