@@ -345,6 +345,12 @@ func (w *World) Reset(pid int) {
 
 // Release frees the MPI buffers and the blocks.
 func (w *World) Release() {
+	if active == w {
+		C.mpiw_section_end()
+		active = nil
+	}
+	C.free(unsafe.Pointer(w.flags))
+	w.flags = nil
 	for i := range w.out {
 		for _, blocks := range w.out[i] {
 			freeBlocks(blocks)
@@ -355,12 +361,6 @@ func (w *World) Release() {
 			freeBlocks(blocks) // views of mpi.c's buffers: forgotten
 		}
 	}
-	if active == w {
-		C.mpiw_section_end()
-		active = nil
-	}
-	C.free(unsafe.Pointer(w.flags))
-	w.flags = nil
 }
 
 func freeBlocks(blocks []*engine.Block) {
