@@ -6,7 +6,6 @@ package main
 // path only; the exports that path calls are comm.go's.
 
 /*
-#include <stdlib.h>
 #include "shim.h"
 #include "direct.h"
 */
@@ -30,16 +29,20 @@ func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
 // putWriter is the engine's PutWriter: the puts it lists are written by
 // the code that writes the direct logs (direct.c), from the C heap, where
-// the engine's blocks and lists live.
+// the engine's blocks and lists live (putmem.c).
 type putWriter struct{}
 
 func (putWriter) WritePuts(list unsafe.Pointer, n int) {
 	C.direct_write_list((*C.struct_put_write)(list), C.size_t(n))
 }
 
-func (putWriter) Alloc(n int) unsafe.Pointer { return C.malloc(C.size_t(n)) }
+func (putWriter) Alloc(n int) (unsafe.Pointer, int) {
+	var usable C.size_t
+	p := C.putmem_alloc(C.size_t(n), &usable)
+	return p, int(usable)
+}
 
-func (putWriter) Free(p unsafe.Pointer) { C.free(p) }
+func (putWriter) Free(p unsafe.Pointer) { C.putmem_free(p) }
 
 func init() { engine.SetPutWriter(putWriter{}) }
 

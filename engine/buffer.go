@@ -27,11 +27,9 @@ type buffer struct {
 // bufferMinBytes is the smallest mapping; it grows by doubling.
 const bufferMinBytes = 64 << 10
 
-// outsideMinBytes is the smallest buffer taken from the PutWriter; it
-// grows to twice its size and 8 more: 56, 120, 248, ... bytes, which with
-// malloc's 8-byte header fill 64, 128, 256, ... (64 bytes asked for took
-// 80: a 1024-core all-to-all of puts, a million blocks, held 16 MB more).
-const outsideMinBytes = 56
+// outsideMinBytes is the least asked of the PutWriter, which gives what
+// fills its pieces (putmem.c: 40 bytes of a 64-byte chunk).
+const outsideMinBytes = 24
 
 // errNoMemory reports that the operating system refused more memory.
 type errNoMemory struct{ want int }
@@ -56,9 +54,6 @@ func (a *buffer) grow(n int) error {
 	}
 	for size < need {
 		size *= 2
-		if a.outside {
-			size += 8
-		}
 	}
 	mem, err := a.obtain(size)
 	if err != nil {
@@ -74,11 +69,11 @@ func (a *buffer) grow(n int) error {
 // obtain is size new bytes: the PutWriter's, or a mapping.
 func (a *buffer) obtain(size int) ([]byte, error) {
 	if a.outside {
-		p := writer().Alloc(size)
+		p, usable := writer().Alloc(size)
 		if p == nil {
 			return nil, errNoMemory{size}
 		}
-		return unsafe.Slice((*byte)(p), size), nil
+		return unsafe.Slice((*byte)(p), usable), nil
 	}
 	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {

@@ -24,9 +24,10 @@ type PutWriter interface {
 	// WritePuts writes the n puts listed at list (putWrite entries), in
 	// their order.
 	WritePuts(list unsafe.Pointer, n int)
-	// Alloc is n bytes outside the Go heap, or nil when the system
-	// refuses them; Free returns them.
-	Alloc(n int) unsafe.Pointer
+	// Alloc is at least n bytes outside the Go heap, 8-aligned, and how
+	// many (the allocator rounds up to what fills its pieces); nil when
+	// the system refuses them. Free returns them.
+	Alloc(n int) (unsafe.Pointer, int)
 	Free(p unsafe.Pointer)
 }
 

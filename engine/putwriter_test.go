@@ -22,13 +22,13 @@ func (w *testWriter) WritePuts(list unsafe.Pointer, n int) {
 // product; here held by the test's memory or the test itself).
 func pointer(a uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&a)) }
 
-func (w *testWriter) Alloc(n int) unsafe.Pointer {
+func (w *testWriter) Alloc(n int) (unsafe.Pointer, int) {
 	mem := make([]uint64, (n+7)/8) // 8-aligned, as malloc's
 	p := unsafe.Pointer(unsafe.SliceData(mem))
 	w.mu.Lock()
 	w.held[p] = mem
 	w.mu.Unlock()
-	return p
+	return p, 8 * len(mem)
 }
 
 func (w *testWriter) Free(p unsafe.Pointer) {
