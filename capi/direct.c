@@ -220,11 +220,13 @@ static size_t write_get(void *entry)
     return nbytes;
 }
 
-/* A put's bytes into its target: every put is written here, a direct
- * log's (write_put, in the direct sync, which makes no Go call) and the
- * engine's (direct_write_list: the engine decided each and listed it,
- * engine/putwrite.go). The one exception is a large put from another
- * process that MPI receives straight into its target (engine/placement.go). */
+/* A put's bytes into its target: every put a sync writes is written here,
+ * a direct log's (write_put, in the direct sync, which makes no Go call)
+ * and the engine's (direct_write_list: the engine decided each and listed
+ * it, engine/putwrite.go), but for a large put from another process that
+ * MPI receives straight into its target (engine/placement.go). A bsp_hpput
+ * that the direct path takes is copied at the call by copy_user instead,
+ * from the program's memory, which may fault (faces/ebsp/comm_api.c). */
 static inline void write_put_bytes(void *target, const void *source, size_t nbytes)
 {
     copy_small(target, source, nbytes);

@@ -11,7 +11,8 @@ import (
 // write list, in C memory, and hands the list to the PutWriter once per
 // apply phase (deliver) or per bsp_hpput at the call. The product's writer
 // is the C request path's (capi/direct.c), the one that writes the direct
-// puts' logs too, so that a put's bytes are written in one place. The
+// puts' logs too, so that a put's bytes are written in one place (a direct
+// bsp_hpput is copied at its call, by the C path's copy_user). The
 // engine's blocks hold the sources, so their memory comes from the writer
 // too (Alloc): never the Go heap, which C is not handed. The one put the
 // writer does not write is a large put from another process that the MPI
