@@ -220,16 +220,30 @@ static size_t write_get(void *entry)
     return nbytes;
 }
 
-/* A direct put's bytes into the target: the C path's one write of a put.
- * The engine's records are written by engine/drma.go's writePut: their
- * bytes are Go heap, which C is never handed, and this one runs in the
- * direct sync, which makes no Go call (docs/design.md, the walk). */
+/* A put's bytes into its target: every put a sync writes is written here,
+ * a direct log's (write_put, in the direct sync, which makes no Go call)
+ * and the engine's (direct_write_list: the engine decided each and listed
+ * it, engine/putwrite.go), but for a large put from another process that
+ * MPI receives straight into its target (engine/placement.go). A bsp_hpput
+ * that the direct path takes is copied at the call by copy_user instead,
+ * from the program's memory, which may fault (faces/ebsp/comm_api.c). */
+static inline void write_put_bytes(void *target, const void *source, size_t nbytes)
+{
+    copy_small(target, source, nbytes);
+}
+
 static size_t write_put(void *entry)
 {
     struct put_entry *e = entry;
     size_t nbytes = e->nbytes;
-    copy_small(e->target, put_bytes(e), nbytes);
+    write_put_bytes(e->target, put_bytes(e), nbytes);
     return nbytes;
+}
+
+void direct_write_list(const struct put_write *list, size_t n)
+{
+    for (const struct put_write *e = list, *end = list + n; e < end; e++)
+        write_put_bytes(e->target, e->source, e->nbytes);
 }
 
 void direct_read_gets(void)

@@ -27,6 +27,25 @@ func (directDRMA) WriteGets(int) { C.direct_write_gets() }
 
 func (directDRMA) WritePuts(int) { C.direct_write_puts() }
 
+// putWriter is the engine's PutWriter: the puts it lists are written by
+// the code that writes the direct logs (direct.c), from the C heap, where
+// the engine's blocks and lists live (putmem.c).
+type putWriter struct{}
+
+func (putWriter) WritePuts(list unsafe.Pointer, n int) {
+	C.direct_write_list((*C.struct_put_write)(list), C.size_t(n))
+}
+
+func (putWriter) Alloc(n int) (unsafe.Pointer, int) {
+	var usable C.size_t
+	p := C.putmem_alloc(C.size_t(n), &usable)
+	return p, int(usable)
+}
+
+func (putWriter) Free(p unsafe.Pointer) { C.putmem_free(p) }
+
+func init() { engine.SetPutWriter(putWriter{}) }
+
 // GetsWrite looks through core pid's log of direct gets (pid waits in a
 // barrier).
 func (directDRMA) GetsWrite(pid int, p unsafe.Pointer, n, max int) bool {

@@ -340,6 +340,13 @@ static ALWAYS_INLINE void send_request(struct ebsp_core *self, int pid, const vo
 void direct_read_gets(void);
 void direct_write_gets(void);
 void direct_write_puts(void);
+/* The n puts the engine listed, in order (engine.PutWriter). */
+void direct_write_list(const struct put_write *list, size_t n);
+/* At least n bytes for the engine's blocks and lists, *usable of them
+ * (2^k less malloc's and the piece's headers), 8-aligned; NULL when the
+ * system refuses them (putmem.c). */
+void *putmem_alloc(size_t n, size_t *usable);
+void putmem_free(void *mem);
 
 /* Whether a direct get that core c logged in this superstep writes any of
  * the n bytes at p, or c logged more than max (not looked at): 1, else 0.

@@ -107,6 +107,18 @@ _Static_assert(offsetof(struct put_entry, target) == (sizeof(void *) == 8 ? 0 : 
 _Static_assert(offsetof(struct put_entry, nbytes) == (sizeof(void *) == 8 ? 8 : 4), "engine directPut.nbytes");
 _Static_assert(sizeof(struct put_entry) == (sizeof(void *) == 8 ? 16 : 8), "engine directPut");
 
+/* A put the engine decided, for the writer (putwrite.go): the bytes at
+ * source go to target. (engine putWrite) */
+struct put_write {
+    void *target;
+    const void *source;
+    size_t nbytes;
+};
+_Static_assert(offsetof(struct put_write, target) == (sizeof(void *) == 8 ? 0 : 0), "engine putWrite.target");
+_Static_assert(offsetof(struct put_write, source) == (sizeof(void *) == 8 ? 8 : 4), "engine putWrite.source");
+_Static_assert(offsetof(struct put_write, nbytes) == (sizeof(void *) == 8 ? 16 : 8), "engine putWrite.nbytes");
+_Static_assert(sizeof(struct put_write) == (sizeof(void *) == 8 ? 24 : 12), "engine putWrite");
+
 /* A direct get in its receiver's log (direct.go), then room for its
  * bytes padded to 8. (engine directGet) */
 struct get_entry {

@@ -48,6 +48,7 @@ func cStructs() []cStruct {
 		{"engine_record", "A record's header in a transport block (transport.go): the wire path\n * (capi/direct.c) packs puts and messages to other processes in it.", reflect.TypeOf(recordHeader{})},
 		{"reqlog_entry", "A request in a core's request log (reqlog.go), then its inline bytes\n * (put: the source; send: the tag, then the payload) padded to 8.", reflect.TypeOf(logEntry{})},
 		{"put_entry", "A direct put in its sender's log (direct.go), then its bytes padded to 8.", reflect.TypeOf(directPut{})},
+		{"put_write", "A put the engine decided, for the writer (putwrite.go): the bytes at\n * source go to target.", reflect.TypeOf(putWrite{})},
 		{"get_entry", "A direct get in its receiver's log (direct.go), then room for its\n * bytes padded to 8.", reflect.TypeOf(directGet{})},
 		{"send_entry", "A direct message in its sender's log (direct.go), then the tag and the\n * payload, padded to 8.", reflect.TypeOf(directMessage{})},
 		{"ebsp_msg", "A queued message (bsmp.go): the shim's message calls read it in place.", reflect.TypeOf(message{})},

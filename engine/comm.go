@@ -31,6 +31,7 @@ type commState struct {
 	outBytes  int             // packed in this superstep, against the limit
 	popsIn    []int           // core 0's plan of this sync's pops (agreement.go)
 	mirrored  []int           // cores of other processes whose pushes or pops came (mirror.go)
+	writes    writeList       // puts listed for the writer (putwrite.go), kept between runs
 	active    bool            // a request was packed or recorded in this superstep
 	err       *Error          // misuse found during a sync step
 }
@@ -184,8 +185,9 @@ func (m *Machine) releaseComm() {
 }
 
 func (cs *commState) resetRun(tagsize int) {
-	inbox, up, queue := cs.inbox, cs.up, cs.queue // the queue may be shared with C
-	*cs = commState{bsmpState: bsmpState{inbox: inbox, queue: queue, tagsize: tagsize, newTag: -1}, hostState: hostState{up: up}}
+	inbox, up, queue, writes := cs.inbox, cs.up, cs.queue, cs.writes // the queue may be shared with C
+	*cs = commState{bsmpState: bsmpState{inbox: inbox, queue: queue, tagsize: tagsize, newTag: -1}, hostState: hostState{up: up}, writes: writes}
+	cs.writes.n = 0
 	cs.inbox.reset()
 	cs.up.reset()
 	cs.queue.clear()
@@ -195,6 +197,7 @@ func (cs *commState) release() {
 	cs.inbox.free()
 	cs.up.free()
 	cs.queue.free()
+	cs.writes.free()
 	*cs = commState{bsmpState: bsmpState{newTag: -1}}
 }
 

@@ -74,6 +74,11 @@ func (t *copyingTransport) Reset(pid int) {
 	}
 }
 
-func (t *copyingTransport) Release() {}
+func (t *copyingTransport) Release() {
+	for i := range t.out {
+		freeBlocks(t.out[i][:])
+		freeBlocks(t.in[i][:])
+	}
+}
 
 func (t *copyingTransport) Local(int) bool { return true }

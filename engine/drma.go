@@ -329,7 +329,8 @@ func (c *Core) variableGood(call string, src, slot int, base unsafe.Pointer, off
 	return lo, hi, true
 }
 
-// applyPut writes a put into this core's copy of the variable.
+// applyPut lists a put for this core's copy of the variable; the writer
+// writes it at the end of the delivery (putwrite.go).
 func (c *Core) applyPut(src int, r record) {
 	reg, ok := c.incomingSlot("bsp_put", src, int(r.a), int(r.b), len(r.data))
 	if !ok {
@@ -338,25 +339,10 @@ func (c *Core) applyPut(src int, r record) {
 	if _, _, ok := c.variableGood("bsp_put", src, int(r.a), reg.addr, int(r.b), len(r.data), true); !ok {
 		return
 	}
-	writePut(reg.addr, int(r.b), r.data)
+	c.comm.writes.room(1)
+	c.listPut(reg.addr, int(r.b), r.data)
 	if c.m.stats.on {
 		c.countRecv(1, len(r.data), false)
-	}
-}
-
-// writePut writes a put's bytes at offset of a core's copy of a variable:
-// every put the engine applies ends here (the C shim's direct puts end in
-// capi/direct.c's write_put, which the engine runs too, through
-// DirectDRMA.WritePuts). Two writers, because this one's bytes are Go
-// heap, which C is never handed, and the direct sync makes no Go call.
-func writePut(addr unsafe.Pointer, offset int, data []byte) {
-	switch len(data) { // a word without a call to memmove
-	case 8:
-		*(*[8]byte)(addAt(addr, offset)) = [8]byte(data)
-	case 4:
-		*(*[4]byte)(addAt(addr, offset)) = [4]byte(data)
-	default:
-		copy(bytesAt(addAt(addr, offset), len(data)), data)
 	}
 }
 
@@ -365,6 +351,7 @@ func writePut(addr unsafe.Pointer, offset int, data []byte) {
 // were a fifth of a put's cost in the engine.
 func (c *Core) applyPuts(src int, b *Block) {
 	slots := c.incomingSlots(src)
+	c.comm.writes.room(b.count[kindPut])
 	mem := b.mem[:b.used]
 	for len(mem) > 0 {
 		slot := int(binary.LittleEndian.Uint32(mem[4:]))
@@ -382,7 +369,7 @@ func (c *Core) applyPuts(src int, b *Block) {
 				return
 			}
 		}
-		writePut(addr, offset, data)
+		c.listPut(addr, offset, data)
 	}
 }
 
@@ -401,7 +388,9 @@ func (c *Core) HPPut(pid int, src, dst unsafe.Pointer, offset, nbytes int) *Erro
 	if err != nil {
 		return err
 	}
-	writePut(reg.addr, offset, bytesAt(src, nbytes))
+	c.comm.writes.room(1)
+	c.listPut(reg.addr, offset, bytesAt(src, nbytes))
+	c.writeListed()
 	return nil
 }
 

@@ -7,10 +7,12 @@ import (
 
 // Placement lets a transport between processes receive a large payload
 // straight into where the sync writes it, instead of into a buffer the
-// sync then copies from: an MPI world (world/mpi) receives puts so in the
-// first round of a sync, and get replies in the second (after phase A has
-// read every get's source, before phase B writes get destinations and
-// then puts). Written that early, a payload must end as the sync would
+// sync then copies from (a second copy of large data): for a put, the
+// engine chooses the address and the receive is the write, the one put
+// the PutWriter does not write (putwrite.go). An MPI world (world/mpi)
+// receives puts so in the first round of a sync, and get replies in the
+// second (after phase A has read every get's source, before phase B
+// writes get destinations and then puts). Written that early, a payload must end as the sync would
 // have written it. A put:
 //
 //   - no get in the superstep (on any core: the flags are merged by the

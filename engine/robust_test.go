@@ -10,7 +10,7 @@ import (
 // Regression: every (source, destination) pair has its own packed block;
 // they used to be 64 KiB mappings each, so an all-to-all on 1024 cores
 // touched a page in a million mappings (4.7 GB RSS, 20 s of page faults
-// in ctests/stress1024). Blocks now start small on the Go heap.
+// in ctests/stress1024). Blocks now start small, from the PutWriter.
 func TestAllToAllBlocksStaySmall(t *testing.T) {
 	const n = 64
 	m := newTestMachine(t, n)

@@ -62,7 +62,7 @@ type Block struct {
 	bytes [maxKinds]int    // their payload bytes
 }
 
-func newBlock() *Block { return &Block{buffer: buffer{onHeap: true}} }
+func newBlock() *Block { return &Block{buffer: buffer{outside: true}} }
 
 // NewBlock is an empty block, for a transport in another package.
 func NewBlock() *Block { return newBlock() }
@@ -107,6 +107,13 @@ func (b *Block) countRecords(data []byte) error {
 		mem = mem[recordSize(n):]
 	}
 	return nil
+}
+
+// Free returns the block's memory (a view's: forgets it); it may be used
+// again, and then takes new memory.
+func (b *Block) Free() {
+	b.Clear()
+	b.free()
 }
 
 // Clear empties the block, keeping its memory (a view's: forgetting it).
@@ -329,7 +336,19 @@ func (s *sharedMemory) Local(int) bool { return true }
 
 func (s *sharedMemory) Release() {
 	for i := range s.out {
+		freeBlocks(s.out[i][:])
 		s.out[i] = [lanes][]*Block{}
+	}
+}
+
+// freeBlocks frees every block of the lanes given.
+func freeBlocks(lanes [][]*Block) {
+	for _, blocks := range lanes {
+		for _, blk := range blocks {
+			if blk != nil {
+				blk.Free()
+			}
+		}
 	}
 }
 
@@ -349,7 +368,8 @@ func registerKind(kind Kind, h handler) {
 }
 
 // deliver hands every record sent to c in lane to its kind's handler, in
-// source order and, per source, in packing order.
+// source order and, per source, in packing order; the puts they list are
+// written at its end, in that order.
 func (c *Core) deliver(lane Lane) {
 	t := c.m.comm.transport
 	for src := range c.m.cores {
@@ -375,6 +395,7 @@ func (c *Core) deliver(lane Lane) {
 			blk.each(func(r record) { handlers[r.kind](c, src, r) })
 		}
 	}
+	c.writeListed()
 	c.writeRepliesInOrder(lane)
 	t.Done(lane, c.pid)
 }

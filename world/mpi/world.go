@@ -343,7 +343,7 @@ func (w *World) Reset(pid int) {
 	}
 }
 
-// Release frees the MPI buffers.
+// Release frees the MPI buffers and the blocks.
 func (w *World) Release() {
 	if active == w {
 		C.mpiw_section_end()
@@ -351,6 +351,24 @@ func (w *World) Release() {
 	}
 	C.free(unsafe.Pointer(w.flags))
 	w.flags = nil
+	for i := range w.out {
+		for _, blocks := range w.out[i] {
+			freeBlocks(blocks)
+		}
+	}
+	for _, bySource := range w.in {
+		for _, blocks := range bySource {
+			freeBlocks(blocks) // views of mpi.c's buffers: forgotten
+		}
+	}
+}
+
+func freeBlocks(blocks []*engine.Block) {
+	for _, b := range blocks {
+		if b != nil {
+			b.Free()
+		}
+	}
 }
 
 // Traffic is what this rank sent to the others in the section's rounds
