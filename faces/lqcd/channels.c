@@ -53,15 +53,6 @@ struct dir_entry *lq_dir_get(struct lqcd_core *c, int name)
     return e;
 }
 
-void *lqcd_calloc_lines(size_t size)
-{
-    size_t n = (size + 63) & ~(size_t)63;
-    void *p = n >= size ? aligned_alloc(64, n) : NULL;
-    if (p)
-        memset(p, 0, n);
-    return p;
-}
-
 /* A channel of core c: one it freed (a live handle already, in its owned
  * list), else a new one. */
 static struct lqcd_chan *chan_alloc(struct lqcd_core *c)

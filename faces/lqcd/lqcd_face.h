@@ -45,11 +45,13 @@
  * over the same values in the same core order: the same bits in every
  * layout.
  *
- * Files, each calling only those listed before it: checks.c (errors, live
- * handles, argument checks), run.c (the per-run state), channels.c (the
- * mechanics of channels within the process), deadlock.c (why a wait has
- * not ended; deadlocks), ranks.c (across ranks, on the world's messages:
- * shim.h), channel_calls.c (declare, start, test), waits.c, machine.c
+ * Files, each calling only those listed before it: lines.c (zeroed memory
+ * on cache lines of its own), checks.c (errors, live handles, argument
+ * checks), outbox.c (small sends to other ranks, packed per rank), run.c
+ * (the per-run state), channels.c (the mechanics of channels within the
+ * process), deadlock.c (why a wait has not ended; deadlocks), ranks.c
+ * (across ranks, on the world's messages: capi/faces.h), channel_calls.c
+ * (declare, start, test), waits.c, machine.c
  * (the machine and the grid), collectives.c (and the broadcast).
  */
 #ifndef EBSP_FACES_LQCD_H

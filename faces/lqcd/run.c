@@ -26,28 +26,14 @@ static void lqcd_run_begin(int n)
         n = ebsp_active_nprocs;
         lq.ranks = (n + ebsp_world_per_rank - 1) / ebsp_world_per_rank;
     }
-    void *p = NULL;
-    if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_core)) != 0)
+    struct lqcd_core *cores = lqcd_calloc_lines((size_t)n * sizeof *cores);
+    if (!cores)
         return;
-    memset(p, 0, (size_t)n * sizeof(struct lqcd_core));
-    struct lqcd_core *cores = p;
     for (int i = 0; i < n; i++)
         pthread_mutex_init(&cores[i].dir_lock, NULL);
-    for (int k = 0; k < 2; k++) {
-        p = NULL;
-        if (posix_memalign(&p, 64, (size_t)n * sizeof(struct lqcd_slot)) != 0)
-            break;
-        memset(p, 0, (size_t)n * sizeof(struct lqcd_slot));
-        lq.slots[k] = p;
-    }
-    if (!lq.slots[0] || !lq.slots[1]) {
-        free(lq.slots[0]);
-        free(lq.slots[1]);
-        lq.slots[0] = lq.slots[1] = NULL;
-        free(cores);
-        return;
-    }
-    if (lq.ranks && lq_outboxes_make() != 0) {
+    for (int k = 0; k < 2; k++)
+        lq.slots[k] = lqcd_calloc_lines((size_t)n * sizeof(struct lqcd_slot));
+    if (!lq.slots[0] || !lq.slots[1] || (lq.ranks && lq_outboxes_make() != 0)) {
         free(lq.slots[0]);
         free(lq.slots[1]);
         lq.slots[0] = lq.slots[1] = NULL;
