@@ -44,15 +44,16 @@ static void mark_running(struct ebsp_core *self, struct lqcd_core *c, int ms)
 static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const char *call, int idle_ok, unsigned look,
                       unsigned *polls)
 {
-    /* after one pause, or at once when every core of the process waits:
-     * the cores beside this one have added their sends */
-    if (look || atomic_load_explicit(&lq.waiting, memory_order_relaxed) >= lq.count)
-        lq_outbox_flush();
-    /* One look at MPI per round of the waiting cores: when another core
-     * looked since this one's last look, what came is taken in already (an
-     * MPI test that finds nothing yields the CPU under mpi_yield_when_idle:
-     * 8 waiting cores of a rank made 8 system calls per round) */
-    if (lq.ranks) {
+    if (lq.ranks) { /* within one process neither outbox nor MPI */
+        /* after one pause, or at once when every core of the process
+         * waits: the cores beside this one have added their sends */
+        if (look || atomic_load_explicit(&lq.waiting, memory_order_relaxed) >= lq.count)
+            lq_outbox_flush();
+        /* One look at MPI per round of the waiting cores: when another
+         * core looked since this one's last look, what came is taken in
+         * already (an MPI test that finds nothing yields the CPU under
+         * mpi_yield_when_idle: 8 waiting cores of a rank made 8 system
+         * calls per round) */
         if (look == 0 || atomic_load_explicit(&lq.polls, memory_order_relaxed) == *polls)
             lq_poll();
         *polls = atomic_load_explicit(&lq.polls, memory_order_relaxed);
