@@ -539,9 +539,16 @@ int world_send_test(struct world_send *s);
 int world_send_free(struct world_send *s);
 /* Sends a copy of len bytes (at most WORLD_SMALL_MAX) to rank. */
 int world_send_small(const void *bytes, int len, int rank);
+/* A buffer of WORLD_SMALL_MAX bytes (NULL without memory) that
+ * world_send_buffer sends without a copy: 0, and the buffer is the
+ * world's from then on; -1, and it is still the caller's. */
+void *world_buffer(void);
+int world_send_buffer(void *buf, int len, int rank);
 /* The next message from any process, in a malloc'd buffer of *len bytes
- * from *rank, or NULL when none arrived (or another thread looks). */
+ * from *rank, or NULL when none arrived (or another thread looks); the
+ * caller gives it back with world_release (or free). */
 void *world_receive(int *rank, int *len);
+void world_release(void *buf);
 /* The body sent apart after the head world_receive just gave from rank,
  * len bytes into buf; waits for it. Bodies pair with heads in order: the
  * caller takes each such head's body before the next head. 0 or -1. */

@@ -38,6 +38,21 @@ int world_send_small(const void *bytes, int len, int rank)
     return mpiw_send_small(bytes, len, rank, FACE_TAG);
 }
 
+void *world_buffer(void)
+{
+    return mpiw_small_buffer();
+}
+
+int world_send_buffer(void *buf, int len, int rank)
+{
+    return mpiw_send_small_buffer(buf, len, rank, FACE_TAG);
+}
+
+void world_release(void *buf)
+{
+    mpiw_small_release(buf);
+}
+
 void *world_receive(int *rank, int *len)
 {
     return mpiw_receive(FACE_TAG, rank, len);

@@ -21,12 +21,15 @@
  * longer than unpacked). */
 enum { OUTBOX_BYTES = 4096 - 64 };
 
+/* Its buffer is the world's (world_buffer), handed to MPI as it leaves,
+ * and a fresh one taken: no copy on the way out. */
 struct lq_outbox {
     atomic_flag lock;
     int records;
     size_t used; /* the batch head's bytes included */
-    char buf[OUTBOX_BYTES];
+    char *buf;   /* OUTBOX_BYTES of it used; NULL until the first record */
 };
+_Static_assert((int)OUTBOX_BYTES <= (int)WORLD_SMALL_MAX, "an outbox fits a world buffer");
 
 int lq_outbox_takes(const struct lqcd_chan *s)
 {
@@ -40,12 +43,14 @@ static void flush_locked(struct lq_outbox *ob, int rank)
 {
     if (!ob->records)
         return;
-    struct wire_head *batch = (struct wire_head *)ob->buf;
+    char *full = ob->buf;
+    struct wire_head *batch = (struct wire_head *)full;
     *batch = (struct wire_head){.kind = WIRE_BATCH, .nbytes = (int32_t)(ob->used - sizeof *batch),
                                 .id = ob->records};
-    if (world_send_small(ob->buf, (int)ob->used, rank) != 0) {
+    ob->buf = world_buffer(); /* NULL: the next records go unpacked, or take one then */
+    if (world_send_buffer(full, (int)ob->used, rank) != 0) {
         for (size_t at = sizeof *batch; at < ob->used;) {
-            const struct wire_head *h = (const void *)(ob->buf + at);
+            const struct wire_head *h = (const void *)(full + at);
             pthread_mutex_lock(&lq.wired_lock);
             struct lqcd_chan *s = h->id >= 0 && h->id < lq.nwired ? lq.wired[h->id] : NULL;
             pthread_mutex_unlock(&lq.wired_lock);
@@ -53,6 +58,7 @@ static void flush_locked(struct lq_outbox *ob, int rank)
                 atomic_store(&s->err, LQCD_ERR_PARTNER);
             at += lq_record_bytes(h->nbytes);
         }
+        world_release(full);
     }
     atomic_fetch_sub(&lq.outbox_records, ob->records);
     ob->records = 0;
@@ -71,6 +77,7 @@ int lq_outbox_add(struct lqcd_chan *s)
         atomic_flag_clear(&fresh->lock);
         fresh->records = 0;
         fresh->used = sizeof(struct wire_head);
+        fresh->buf = NULL;
         struct lq_outbox *none = NULL;
         if (!atomic_compare_exchange_strong(&lq.outboxes[s->rank], &none, fresh))
             free(fresh);
@@ -78,8 +85,12 @@ int lq_outbox_add(struct lqcd_chan *s)
     }
     size_t need = lq_record_bytes(s->nbytes);
     lq_spin_lock(&ob->lock);
-    if (ob->used + need > sizeof ob->buf)
+    if (ob->used + need > OUTBOX_BYTES)
         flush_locked(ob, s->rank);
+    if (!ob->buf && !(ob->buf = world_buffer())) {
+        lq_spin_unlock(&ob->lock);
+        return -1;
+    }
     struct wire_head *h = (struct wire_head *)(ob->buf + ob->used);
     *h = *s->head;
     if (s->nbytes)
@@ -128,8 +139,11 @@ int lq_outboxes_make(void)
 
 void lq_outboxes_free(void)
 {
-    for (int r = 0; lq.outboxes && r < lq.ranks; r++)
+    for (int r = 0; lq.outboxes && r < lq.ranks; r++) {
+        if (lq.outboxes[r])
+            world_release(lq.outboxes[r]->buf);
         free(lq.outboxes[r]);
+    }
     free(lq.outboxes);
     lq.outboxes = NULL;
     atomic_store(&lq.outbox_records, 0);

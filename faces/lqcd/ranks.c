@@ -132,7 +132,7 @@ static void arrived(struct wire_head *h, int len, int from)
 {
     int apart = h->nbytes >= WORLD_BODY_APART;
     if (h->nbytes < 0 || len != (int)sizeof *h + (apart ? 0 : h->nbytes)) {
-        free(h); /* not one of ours: nothing follows it */
+        world_release(h); /* not one of ours: nothing follows it */
         return;
     }
     struct lqcd_chan *r = lq_local(h->dst) ? claim_armed(h) : NULL;
@@ -145,14 +145,14 @@ static void arrived(struct wire_head *h, int len, int from)
         } else {
             lq_set_state(r, CH_ARMED); /* the message is lost; the receive waits on */
         }
-        free(h);
+        world_release(h);
         return;
     }
     if (apart) {
         struct wire_head *full = lq_stage_alloc(sizeof *h + (size_t)h->nbytes);
         if (full)
             *full = *h;
-        free(h);
+        world_release(h);
         if (!full) /* out of memory: the message is lost */
             return;
         h = full;
@@ -261,7 +261,7 @@ void lq_poll(void)
         lq.wire_taken += channel; /* the deadlock search counts */
         if (h->kind == WIRE_BATCH && len >= (int)sizeof *h) {
             unpack(h, len, from);
-            free(h);
+            world_release(h);
             continue;
         }
         if (channel && h->kind == WIRE_DATA) {
@@ -272,7 +272,7 @@ void lq_poll(void)
             refused(h);
         else if (len >= (int)sizeof *h)
             lq_deadlock_message(h, len, from);
-        free(h);
+        world_release(h);
     }
     pthread_mutex_unlock(&polling);
 }

@@ -131,10 +131,21 @@ int mpiw_send_test(struct mpiw_send *s);
 /* Frees s; 1 when its last start was still in flight: MPI may still read
  * its head and body, which must then stay. */
 int mpiw_send_free(struct mpiw_send *s);
-/* Sends a copy of len bytes (a short message; its buffer is kept here). */
+/* Sends a copy of len bytes (a short message, for MPIW_TAG_LQCD at most
+ * MPIW_LISTEN_MAX; its buffer is kept here). */
 int mpiw_send_small(const void *bytes, int len, int rank, int tag);
+/* A buffer of MPIW_LISTEN_MAX bytes for mpiw_send_small_buffer (NULL
+ * without memory), and one given back: mpiw_small_buffer's, or
+ * mpiw_receive's. */
+void *mpiw_small_buffer(void);
+void mpiw_small_release(void *buf);
+/* Sends len bytes of buf, an mpiw_small_buffer: 0, and buf is here's
+ * until MPI sent it; -1, and it is still the caller's. */
+int mpiw_send_small_buffer(void *buf, int len, int rank, int tag);
 /* The next message with tag from any rank, in a malloc'd buffer of *len
- * bytes from *rank, or NULL when none arrived (or another thread looks).
+ * bytes from *rank (for MPIW_TAG_LQCD one of MPIW_LISTEN_MAX, best given
+ * back with mpiw_small_release), or NULL when none arrived (or another
+ * thread looks).
  * For MPIW_TAG_LQCD, whose messages (mpiw_send_small's, and a head with
  * a body below MPIW_BODY_APART) are at most MPIW_LISTEN_MAX bytes,
  * receives wait posted in advance: a message lands in one as it arrives,

@@ -75,13 +75,48 @@ void mpiw_on_end(void (*hook)(void))
     end_hook = hook;
 }
 
-/* small sends in flight: their bytes stay here until they complete */
+/* A small send in flight, after its bytes in its buffer (at
+ * MPIW_LISTEN_MAX in a pool's): the buffer stays here until MPI sent it. */
 struct small {
     MPI_Request req;
     struct small *next;
-    char bytes[];
+    char *buf;
+    int pooled;
 };
 static struct small *smalls;
+
+/* The buffers of small messages, the posted receives' and the small
+ * sends', each malloc'd (free() releases one as well as mpiw_small_release),
+ * kept for reuse: a packed LQCD message of a 2 x 8 halo took two mallocs,
+ * two frees and two copies of its bytes on its way, one of each per side. */
+enum { POOL_MAX = 64, POOL_BYTES = MPIW_LISTEN_MAX + sizeof(struct small) };
+_Static_assert(MPIW_LISTEN_MAX % sizeof(void *) == 0, "a small send's record is aligned");
+static struct {
+    pthread_mutex_t lock;
+    int n;
+    void *buf[POOL_MAX];
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void *mpiw_small_buffer(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    void *buf = pool.n ? pool.buf[--pool.n] : NULL;
+    pthread_mutex_unlock(&pool.lock);
+    return buf ? buf : malloc(POOL_BYTES);
+}
+
+void mpiw_small_release(void *buf)
+{
+    if (!buf)
+        return;
+    pthread_mutex_lock(&pool.lock);
+    if (pool.n < POOL_MAX) {
+        pool.buf[pool.n++] = buf;
+        buf = NULL;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    free(buf);
+}
 
 struct mpiw_send {
     MPI_Request req[2]; /* the head (with a small body), then a large body */
@@ -105,7 +140,7 @@ static struct {
 /* Posts the receive of slot i (lock held). */
 static int listen_post(int i)
 {
-    if (!listen.buf[i] && !(listen.buf[i] = malloc(MPIW_LISTEN_MAX)))
+    if (!listen.buf[i] && !(listen.buf[i] = mpiw_small_buffer()))
         return -1;
     return M.irecv(listen.buf[i], MPIW_LISTEN_MAX, M.byte, MPI_ANY_SOURCE, MPIW_TAG_LQCD, comm, &listen.req[i]) ==
                    MPI_SUCCESS
@@ -123,7 +158,7 @@ static void listen_end(void)
         listen.req[i] = NULL;
     }
     for (int i = 0; i < LISTEN_SLOTS; i++) {
-        free(listen.buf[i]);
+        mpiw_small_release(listen.buf[i]);
         listen.buf[i] = NULL;
     }
     listen.posted = listen.oldest = 0;
@@ -146,9 +181,8 @@ static void *listen_take(int *rank, int *len)
     MPI_Status st;
     if (M.test(&listen.req[i], &done, &st) != MPI_SUCCESS || !done || M.get_count(&st, M.byte, &n) != MPI_SUCCESS)
         return NULL;
-    void *buf = malloc(n > 0 ? (size_t)n : 1);
-    if (buf)
-        memcpy(buf, listen.buf[i], (size_t)n);
+    void *buf = listen.buf[i]; /* the caller's now; another is posted */
+    listen.buf[i] = NULL;
     *rank = st.source;
     *len = n;
     listen.oldest = (i + 1) % LISTEN_SLOTS;
@@ -177,7 +211,10 @@ static void reap(int wait)
             done = 1; /* an error: the message is lost either way */
         if (done) {
             *p = s->next;
-            free(s);
+            if (s->pooled)
+                mpiw_small_release(s->buf);
+            else
+                free(s->buf);
             continue;
         }
         p = &s->next;
@@ -302,25 +339,49 @@ int mpiw_send_free(struct mpiw_send *s)
     return !done;
 }
 
-int mpiw_send_small(const void *bytes, int len, int rank, int tag)
+/* Sends len bytes of buf, its record at buf + at (lock held). */
+static int send_kept(char *buf, size_t at, int len, int rank, int tag, int pooled)
 {
-    if (tag == MPIW_TAG_LQCD && len > MPIW_LISTEN_MAX)
-        return -1; /* more than a posted receive takes */
-    struct small *s = malloc(sizeof *s + (size_t)len);
-    if (!s)
-        return -1;
-    memcpy(s->bytes, bytes, (size_t)len);
-    pthread_mutex_lock(&lock);
+    struct small *s = (struct small *)(buf + at);
+    s->buf = buf;
+    s->pooled = pooled;
     reap(0);
-    int rc = M.isend(s->bytes, len, M.byte, rank, tag, comm, &s->req);
+    int rc = M.isend(buf, len, M.byte, rank, tag, comm, &s->req);
     if (rc == MPI_SUCCESS) {
         s->next = smalls;
         smalls = s;
     }
-    pthread_mutex_unlock(&lock);
-    if (rc != MPI_SUCCESS)
-        free(s);
     return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+int mpiw_send_small_buffer(void *buf, int len, int rank, int tag)
+{
+    if (len > MPIW_LISTEN_MAX)
+        return -1;
+    pthread_mutex_lock(&lock);
+    int rc = send_kept(buf, MPIW_LISTEN_MAX, len, rank, tag, 1);
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+int mpiw_send_small(const void *bytes, int len, int rank, int tag)
+{
+    if (tag == MPIW_TAG_LQCD && len > MPIW_LISTEN_MAX)
+        return -1; /* more than a posted receive takes */
+    int pooled = len <= MPIW_LISTEN_MAX;
+    size_t at = pooled ? MPIW_LISTEN_MAX : ((size_t)len + 7) & ~(size_t)7;
+    char *buf = pooled ? mpiw_small_buffer() : malloc(at + sizeof(struct small));
+    if (!buf)
+        return -1;
+    memcpy(buf, bytes, (size_t)len);
+    pthread_mutex_lock(&lock);
+    int rc = send_kept(buf, at, len, rank, tag, pooled);
+    pthread_mutex_unlock(&lock);
+    if (rc != 0 && pooled)
+        mpiw_small_release(buf);
+    else if (rc != 0)
+        free(buf);
+    return rc;
 }
 
 void *mpiw_receive(int tag, int *rank, int *len)
