@@ -120,7 +120,8 @@ struct lqcd_chan {
     /* across MPI ranks */
     int rank;                         /* send: the receiver's rank, staged: the sender's; -1 within this rank */
     int id;                           /* send: its index in lq.wired; staged: the sender's */
-    struct wire_head *head;           /* send: sent before the bytes; staged: the message (malloc'd) */
+    struct wire_head *head;           /* send: sent before the bytes; staged: the message (malloc'd, or in batch) */
+    struct wire_head *batch;          /* staged in place: the packed message that holds it (ranks.c) */
     struct world_send *wire;          /* send: the persistent send to the other process */
 };
 
@@ -349,6 +350,8 @@ struct lqcd_chan *lq_chan_of(void *opaque, const char *call);
 /* run.c: the per-run state */
 void *lq_stage_alloc(size_t bytes);
 void lq_free_staged(struct lqcd_chan *st);
+/* A packed message's hold on its buffer let go (ranks.c). */
+void lq_batch_drop(struct wire_head *batch);
 int lq_gone(int pid);
 
 /* channels.c: the mechanics of channels within this process */

@@ -109,7 +109,10 @@ static void stages_free(void)
 
 void lq_free_staged(struct lqcd_chan *st)
 {
-    stage_free(st->head, st->nbytes);
+    if (st->batch)
+        lq_batch_drop(st->batch);
+    else
+        stage_free(st->head, st->nbytes);
     free(st);
 }
 
