@@ -350,7 +350,8 @@ struct lqcd_chan *lq_chan_of(void *opaque, const char *call);
 /* run.c: the per-run state */
 void *lq_stage_alloc(size_t bytes);
 void lq_free_staged(struct lqcd_chan *st);
-/* A packed message's hold on its buffer let go (ranks.c). */
+/* Holds on a packed message's buffer, taken and let go (run.c). */
+void lq_batch_hold(struct wire_head *batch);
 void lq_batch_drop(struct wire_head *batch);
 int lq_gone(int pid);
 

@@ -176,19 +176,6 @@ static void arrived(struct wire_head *h, int len, int from)
  * receive is started again. */
 enum { STAGE_IN_PLACE_MIN = 1024 };
 
-/* A packed message's buffer stays while something holds it: its unpack,
- * and each record staged in place (its head's pad counts them). */
-static void batch_hold(struct wire_head *batch)
-{
-    __atomic_add_fetch(&batch->pad, 1, __ATOMIC_RELAXED);
-}
-
-void lq_batch_drop(struct wire_head *batch)
-{
-    if (__atomic_sub_fetch(&batch->pad, 1, __ATOMIC_ACQ_REL) == 0)
-        world_release(batch);
-}
-
 /* A record h of packed message batch (outbox.c): its bytes land in their
  * armed receive, else they are staged as arrived's, in place or copied. */
 static void arrived_record(struct wire_head *h, struct wire_head *batch, int from)
@@ -203,7 +190,7 @@ static void arrived_record(struct wire_head *h, struct wire_head *batch, int fro
         return;
     }
     if (h->nbytes >= STAGE_IN_PLACE_MIN) {
-        batch_hold(batch);
+        lq_batch_hold(batch);
         stage_at(h, from, batch);
         return;
     }

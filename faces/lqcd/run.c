@@ -107,6 +107,19 @@ static void stages_free(void)
     pthread_mutex_unlock(&stages.lock);
 }
 
+/* A packed message's buffer stays while something holds it: its unpack,
+ * and each record staged in place (ranks.c; its head's pad counts them). */
+void lq_batch_hold(struct wire_head *batch)
+{
+    __atomic_add_fetch(&batch->pad, 1, __ATOMIC_RELAXED);
+}
+
+void lq_batch_drop(struct wire_head *batch)
+{
+    if (__atomic_sub_fetch(&batch->pad, 1, __ATOMIC_ACQ_REL) == 0)
+        world_release(batch);
+}
+
 void lq_free_staged(struct lqcd_chan *st)
 {
     if (st->batch)
