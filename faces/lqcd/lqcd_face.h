@@ -265,6 +265,7 @@ struct lqcd_state {
     struct lq_outbox *_Atomic *outboxes; /* per rank: small sends packed (outbox.c) */
     _Atomic int outbox_records;          /* in all of them */
     _Atomic unsigned polls;              /* lq_poll's looks at MPI */
+    _Atomic int waiting;                 /* this process's cores in lq_wait_all (across ranks) */
     struct deadlock_search search;
 };
 /* The face's state: one run at a time (run.c). */

@@ -3,8 +3,8 @@
  * than about 4 KiB (OUTBOX_BYTES) is copied into its rank's outbox
  * and is complete at once (its buffer may be reused, as after MPI took an
  * eager message); the outbox leaves as one MPI message when a core of this
- * rank finds its wait incomplete (waits.c), tests, enters a barrier or
- * leaves its kernel, or when it is full. A 2 x 8 halo exchange sent 16 MPI
+ * process finds its wait incomplete or waits alone (waits.c), tests,
+ * enters a barrier or leaves its kernel, or when it is full. A 2 x 8 halo exchange sent 16 MPI
  * messages per rank and exchange, each a start, a test and a receive of
  * its own; packed, it sends 4 (of 8-byte faces).
  *
