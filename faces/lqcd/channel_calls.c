@@ -245,6 +245,16 @@ int lqcd_start_declared(void *ch)
     return c->magic == SEND_MAGIC ? start_send(c) : start_receive(c);
 }
 
+int lqcd_start_declared_many(void *chans[], int count)
+{
+    for (int i = 0; i < count; i++) {
+        struct lqcd_chan *c = chans[i];
+        if ((c->magic == SEND_MAGIC ? start_send(c) : start_receive(c)) != 0)
+            return i;
+    }
+    return count;
+}
+
 /* 1 complete, 0 in flight, -1 error (set). idle_ok: a channel never
  * started counts as complete (internal waits). */
 int lq_status(struct lqcd_chan *ch, const char *call, int idle_ok)

@@ -82,6 +82,17 @@ static int halo_multiple(void)
         bad += check(QMP_wait(recvs) == QMP_SUCCESS, "QMP_wait(receives)");
         bad += received(round, "multiple");
     }
+    /* a part started alone: the multiple's start refuses it and starts
+       none of the others, which then start alone too */
+    fill(ROUNDS);
+    bad += check(QMP_start(recv[0]) == QMP_SUCCESS, "QMP_start(receive 0 alone)");
+    bad += check(QMP_start(recvs) != QMP_SUCCESS, "QMP_start(receives) with receive 0 started: accepted");
+    for (int k = 1; k < DIRS; k++)
+        bad += check(QMP_start(recv[k]) == QMP_SUCCESS, "QMP_start(receive %d alone): a part the multiple started", k);
+    bad += check(QMP_start(sends) == QMP_SUCCESS, "QMP_start(sends)");
+    bad += check(QMP_wait(sends) == QMP_SUCCESS, "QMP_wait(sends)");
+    bad += check(QMP_wait(recvs) == QMP_SUCCESS, "QMP_wait(receives started alone)");
+    bad += received(ROUNDS, "parts started alone");
     QMP_free_msghandle(sends); /* frees the handles it holds */
     QMP_free_msghandle(recvs);
     return bad;
