@@ -4,9 +4,9 @@
  * and is complete at once (its buffer may be reused, as after MPI took an
  * eager message); the outbox leaves as one MPI message when a core of this
  * process finds its wait incomplete or waits alone (waits.c), tests,
- * enters a barrier or leaves its kernel, or when it is full. A 2 x 8 halo exchange sent 16 MPI
- * messages per rank and exchange, each a start, a test and a receive of
- * its own; packed, it sends 4 (of 8-byte faces).
+ * enters a barrier or leaves its kernel, or when it is full. A 2 x 8 halo
+ * exchange sent 16 MPI messages per rank and exchange, each a start, a
+ * test and a receive of its own; packed, it sends 4 (of 8-byte faces).
  *
  * A record is a send's head, then its bytes padded to 8; a packed message
  * is a WIRE_BATCH head (nbytes: the records' bytes), then its records, in

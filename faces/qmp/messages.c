@@ -449,7 +449,7 @@ static void **bound_parts(QMP_msghandle_t h)
         if (!h->parts[i]->chan)
             return NULL;
     void **chans = malloc((size_t)h->nparts * sizeof *chans);
-    h->in_place = 1;
+    h->in_place = chans != NULL;
     for (int i = 0; chans && i < h->nparts; i++) {
         chans[i] = h->parts[i]->chan;
         h->in_place &= !h->parts[i]->stage;

@@ -136,7 +136,7 @@ int mpiw_send_free(struct mpiw_send *s);
 int mpiw_send_small(const void *bytes, int len, int rank, int tag);
 /* A buffer of MPIW_LISTEN_MAX bytes for mpiw_send_small_buffer (NULL
  * without memory), and one given back: mpiw_small_buffer's, or
- * mpiw_receive's. */
+ * mpiw_receive's of MPIW_TAG_LQCD (only those: the others are smaller). */
 void *mpiw_small_buffer(void);
 void mpiw_small_release(void *buf);
 /* Sends len bytes of buf, an mpiw_small_buffer: 0, and buf is here's
