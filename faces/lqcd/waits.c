@@ -79,7 +79,7 @@ static int wait_round(struct lqcd_chan **v, int n, int *first, int ms, const cha
      * added since the last such look leaves with it, packed. Holding it
      * until every core of the process waited made the two ranks of a
      * 2 x 8 halo take turns, one idle while the other ran its cores
-     * (22-24 us against 13-14). */
+     * (22-25 us against 13-17). */
     if (lq.ranks)
         lq_outbox_flush();
     if (sched_stopped()) {
