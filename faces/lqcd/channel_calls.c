@@ -239,19 +239,21 @@ void startReceive(void *opaque)
 
 /* A channel the calling core declared (lqcd_declared.h): its own and
  * live, so not looked up among the handles. */
+static inline __attribute__((always_inline)) int start_declared(struct lqcd_chan *c)
+{
+    return c->magic == SEND_MAGIC ? start_send(c) : start_receive(c);
+}
+
 int lqcd_start_declared(void *ch)
 {
-    struct lqcd_chan *c = ch;
-    return c->magic == SEND_MAGIC ? start_send(c) : start_receive(c);
+    return start_declared(ch);
 }
 
 int lqcd_start_declared_many(void *chans[], int count)
 {
-    for (int i = 0; i < count; i++) {
-        struct lqcd_chan *c = chans[i];
-        if ((c->magic == SEND_MAGIC ? start_send(c) : start_receive(c)) != 0)
+    for (int i = 0; i < count; i++)
+        if (start_declared(chans[i]) != 0)
             return i;
-    }
     return count;
 }
 
